@@ -1,0 +1,48 @@
+# relatex: `make demo` runs the main job on the bundled example; `make test` runs the whole suite.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+DEPS   := $(VENV)/.deps-installed
+DEMO_KB := .cache/demo-kb
+
+.PHONY: all install demo test lint typecheck unit bench test-editors clean
+
+all: test
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+# Dependencies are reinstalled only when pyproject.toml changes; the package itself is
+# re-linked every time (strict editable mode, so that mypy and ruff see the real modules).
+$(DEPS): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,bench]' --config-settings editable_mode=strict
+	touch $(DEPS)
+
+install: $(DEPS)
+	$(BIN)/python -m pip install -q --no-deps -e . --config-settings editable_mode=strict
+
+demo: install
+	$(BIN)/relatex index examples/demo/library.bib --data-dir $(DEMO_KB)
+	$(BIN)/relatex generate examples/demo/main.tex --data-dir $(DEMO_KB)
+
+lint: install
+	$(BIN)/ruff check server analysis retrieval writing tests bench
+
+typecheck: install
+	$(BIN)/mypy -p relatex.analysis -p relatex.retrieval -p relatex.writing -p relatex.server
+
+unit: install
+	$(BIN)/python -m pytest -q -p no:cacheprovider
+
+test: lint typecheck unit
+
+bench: install
+	$(BIN)/python -m pip install -q -e '.[bench]' --config-settings editable_mode=strict
+	@echo "Benchmarks: see bench/README.md"
+
+test-editors: install
+	bash tests/editors/run_all.sh
+
+clean:
+	rm -rf $(VENV) build .cache .mypy_cache .ruff_cache .pytest_cache

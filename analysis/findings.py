@@ -1,0 +1,62 @@
+"""Findings: what relatex reports about a draft, in plain character offsets.
+
+The CLI prints them as ``file:line:col: severity: message [code]``; the language server turns
+them into LSP diagnostics. Codes are stable: editors, quick fixes and tests rely on them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from pathlib import Path
+from typing import Any
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFORMATION = "information"
+    HINT = "hint"
+
+
+class Code(str, Enum):
+    """Stable finding codes."""
+
+    # project structure
+    INCLUDE_NOT_FOUND = "include-not-found"
+    INCLUDE_OUTSIDE_ROOT = "include-outside-root"
+    INCLUDE_CYCLE = "include-cycle"
+    BIB_FILE_NOT_FOUND = "bib-file-not-found"
+    # citations and bibliography
+    UNDEFINED_CITATION = "undefined-citation"
+    UNUSED_ENTRY = "unused-entry"
+    DUPLICATE_KEY = "duplicate-key"
+    DUPLICATE_WORK = "duplicate-work"
+    BIB_PARSE_ERROR = "bib-parse-error"
+    MISSING_FIELD = "missing-field"
+    # verification against an authority
+    BIB_MISMATCH = "bib-mismatch"
+    BIB_UNKNOWN = "bib-not-found"
+    BIB_PREPRINT_PUBLISHED = "bib-preprint-published"
+    BIB_AMBIGUOUS = "bib-ambiguous"
+    # claim support
+    CLAIM_NOT_SUPPORTED = "claim-not-supported"
+    CLAIM_PARTIALLY_SUPPORTED = "claim-partially-supported"
+    CLAIM_CONTRADICTED = "claim-contradicted"
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem at a character range ``[start, end)`` of a file's text."""
+
+    code: Code
+    severity: Severity
+    message: str
+    path: Path
+    start: int
+    end: int
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (str(self.path), self.start, self.end, self.code.value)
