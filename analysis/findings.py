@@ -8,19 +8,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
 
-class Severity(str, Enum):
+class Severity(StrEnum):
     ERROR = "error"
     WARNING = "warning"
     INFORMATION = "information"
     HINT = "hint"
 
 
-class Code(str, Enum):
+class Code(StrEnum):
     """Stable finding codes."""
 
     # project structure
