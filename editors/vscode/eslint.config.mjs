@@ -1,0 +1,6 @@
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(...tseslint.configs.recommended, {
+  files: ["src/**/*.ts"],
+  rules: { "@typescript-eslint/no-explicit-any": "error" },
+});

@@ -1,0 +1,51 @@
+;;; emacs_e2e.el --- real Emacs + eglot end-to-end test of editors/emacs/relatex.el  -*- lexical-binding: t; -*-
+;; emacs --batch -l emacs_e2e.el REPO PROJECT KB RELATEX
+(require 'package)
+(package-initialize)
+(require 'cl-lib)
+(let* ((args command-line-args-left)
+       (repo (nth 0 args)) (project (nth 1 args)) (kb (nth 2 args)) (exe (nth 3 args))
+       (failures 0))
+  (setq command-line-args-left nil)
+  (add-to-list 'load-path (expand-file-name "editors/emacs" repo))
+  (require 'relatex)
+  (setq relatex-server-command (list exe "serve")
+        relatex-settings (list :knowledgeBase (list :dataDir kb) :debounceMs 50)
+        eglot-sync-connect 30
+        eglot-connect-timeout 60)
+  (cl-flet ((check (ok what)
+              (princ (format "%s %s\n" (if ok "ok  " "FAIL") what))
+              (unless ok (cl-incf failures)))
+            (wait-until (pred seconds)
+              (let ((deadline (+ (float-time) seconds)))
+                (while (and (not (funcall pred)) (< (float-time) deadline))
+                  (accept-process-output nil 0.1))
+                (funcall pred))))
+    (find-file (expand-file-name "main.tex" project))
+    (latex-mode)
+    (relatex-enable)
+    (check (wait-until (lambda () (eglot-current-server)) 60) "eglot connected to relatex")
+    (let ((server (eglot-current-server)))
+      (when server
+        ;; Hover on the first citation key.
+        (goto-char (point-min))
+        (re-search-forward "\\\\cite[tp]?{")
+        (let* ((hover (jsonrpc-request server :textDocument/hover
+                                       (eglot--TextDocumentPositionParams)))
+               (contents (and hover (plist-get hover :contents)))
+               (value (or (and contents (plist-get contents :value)) "")))
+          (princ (format "hover: %s\n" (substring value 0 (min 120 (length value)))))
+          (check (> (length value) 40) "hover returns a card"))
+        ;; Generate related work through the command bound in relatex-mode.
+        (relatex-generate-related-work)
+        (check (wait-until (lambda ()
+                             (save-excursion
+                               (goto-char (point-min))
+                               (search-forward "\\section{Related Work}" nil t)))
+                           180)
+               "related-work section inserted")
+        (save-some-buffers t)
+        (eglot-shutdown server)))
+    (princ (format "%d failed\n" failures))
+    (kill-emacs (if (= failures 0) 0 1))))
+;;; emacs_e2e.el ends here
