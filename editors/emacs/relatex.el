@@ -42,11 +42,24 @@ Example: (:knowledgeBase (:dataDir \"~/papers/kb\") :llm (:provider \"none\"))."
   "Answer `workspace/configuration' for the section relatex."
   (list :relatex (or relatex-settings (make-hash-table))))
 
+(defcustom relatex-command-timeout 600
+  "Seconds a relatex command (generation, verification) may run."
+  :type 'integer)
+
 (defun relatex--execute (command)
-  "Run the server COMMAND on the current buffer's file."
+  "Run the server COMMAND on the current buffer's file, without blocking Emacs.
+Generation and verification take seconds to minutes; the server reports progress and
+applies its edits through `workspace/applyEdit' when done."
   (let ((server (eglot-current-server)))
     (unless server (user-error "relatex: no language server in this buffer (M-x eglot)"))
-    (eglot-execute-command server command (vector (eglot--path-to-uri (buffer-file-name))))))
+    (message "relatex: %s started" command)
+    (jsonrpc-async-request
+     server :workspace/executeCommand
+     (list :command command :arguments (vector (eglot--path-to-uri (buffer-file-name))))
+     :success-fn (lambda (_result) (message "relatex: %s done" command))
+     :error-fn (lambda (error) (message "relatex: %s failed: %s" command
+                                        (or (plist-get error :message) error)))
+     :timeout relatex-command-timeout)))
 
 (defun relatex-generate-related-work ()
   "Generate the related-work section of this draft and insert it."

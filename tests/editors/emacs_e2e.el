@@ -7,10 +7,13 @@
        (repo (nth 0 args)) (project (nth 1 args)) (kb (nth 2 args)) (exe (nth 3 args))
        (failures 0))
   (setq command-line-args-left nil)
+  ;; eglot asks before editing files that are not open (references.bib): the user says yes.
+  (fset 'y-or-n-p (lambda (prompt) (princ (format "%s-> yes\n" prompt)) t))
   (add-to-list 'load-path (expand-file-name "editors/emacs" repo))
   (require 'relatex)
   (setq relatex-server-command (list exe "serve")
         relatex-settings (list :knowledgeBase (list :dataDir kb) :debounceMs 50)
+        eglot-confirm-server-initiated-edits nil
         eglot-sync-connect 30
         eglot-connect-timeout 60)
   (cl-flet ((check (ok what)
@@ -24,16 +27,25 @@
     (find-file (expand-file-name "main.tex" project))
     (latex-mode)
     (relatex-enable)
+    ;; `eglot-ensure' waits for the command loop, which batch mode never runs: connect now.
+    (unless (eglot-current-server)
+      (apply #'eglot (eglot--guess-contact)))
     (check (wait-until (lambda () (eglot-current-server)) 60) "eglot connected to relatex")
     (let ((server (eglot-current-server)))
       (when server
         ;; Hover on the first citation key.
         (goto-char (point-min))
         (re-search-forward "\\\\cite[tp]?{")
-        (let* ((hover (jsonrpc-request server :textDocument/hover
-                                       (eglot--TextDocumentPositionParams)))
-               (contents (and hover (plist-get hover :contents)))
-               (value (or (and contents (plist-get contents :value)) "")))
+        ;; The first analysis runs in the background: hover again until the card is there.
+        (let ((value ""))
+          (wait-until
+           (lambda ()
+             (let* ((hover (jsonrpc-request server :textDocument/hover
+                                            (eglot--TextDocumentPositionParams)))
+                    (contents (and hover (plist-get hover :contents))))
+               (setq value (or (and contents (plist-get contents :value)) ""))
+               (> (length value) 40)))
+           60)
           (princ (format "hover: %s\n" (substring value 0 (min 120 (length value)))))
           (check (> (length value) 40) "hover returns a card"))
         ;; Generate related work through the command bound in relatex-mode.
@@ -44,6 +56,11 @@
                                (search-forward "\\section{Related Work}" nil t)))
                            180)
                "related-work section inserted")
+        (unless (save-excursion (goto-char (point-min)) (search-forward "\\section{Related Work}" nil t))
+          (with-current-buffer "*Messages*" (princ (buffer-string)))
+          (dolist (b (buffer-list))
+            (when (string-match-p "stderr\\|events" (buffer-name b))
+              (with-current-buffer b (princ (buffer-string))))))
         (save-some-buffers t)
         (eglot-shutdown server)))
     (princ (format "%d failed\n" failures))

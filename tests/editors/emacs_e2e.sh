@@ -12,7 +12,7 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$repo/examples/demo" "$work/project"
 "$relatex" index "$repo/examples/demo/library.bib" --data-dir "$work/kb" >&2
-HOME="$work" timeout 400 emacs --batch -Q -l "$repo/tests/editors/emacs_e2e.el" \
+HOME="$work" timeout 400 emacs --batch -q -l "$repo/tests/editors/emacs_e2e.el" \
   "$repo" "$work/project" "$work/kb" "$relatex"
 grep -q '\\section{Related Work}' "$work/project/main.tex"
 echo "emacs e2e: passed"

@@ -49,8 +49,13 @@ for i, line in ipairs(lines) do
 end
 check(cite_line ~= nil, "found a citation in main.tex")
 local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = cite_line, character = cite_col } }
-local hover = client:request_sync("textDocument/hover", params, 20000, buf)
-local hover_text = hover and hover.result and hover.result.contents and hover.result.contents.value or ""
+-- The first analysis runs in the background: hover again until the card is there.
+local hover_text = ""
+vim.wait(60000, function()
+  local hover = client:request_sync("textDocument/hover", params, 20000, buf)
+  hover_text = hover and hover.result and hover.result.contents and hover.result.contents.value or ""
+  return #hover_text > 40
+end, 500)
 check(hover_text:find("%*%*") ~= nil and #hover_text > 40, "hover shows a Markdown card")
 io.stdout:write("hover: " .. hover_text:sub(1, 120):gsub("\n", " ") .. "\n")
 

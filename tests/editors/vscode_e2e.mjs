@@ -1,6 +1,9 @@
-// Drives real VS Code (code-server) in headless Chromium: open the example, wait for
-// diagnostics, hover a citation, run "relatex: Generate related work", save.
+// Drives real VS Code (code-server) in headless Chromium through the relatex extension:
+// open the example, wait for diagnostics, hover a citation, run "relatex: Generate related work"
+// from the command palette, save all, and check the files on disk.
 //   node vscode_e2e.mjs URL PROJECT_DIR SCREENSHOT_DIR
+// Every step waits on a condition (with generous limits for slow machines), never on a fixed sleep
+// alone. Screenshots are written as the steps go, so a failure leaves a picture of what VS Code showed.
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -10,100 +13,264 @@ const require = createRequire(path.join(process.env.EDITOR_TOOLS_MODULES || proc
 const { chromium } = require("playwright-core");
 
 const [url, project, shots] = process.argv.slice(2);
+if (!url || !project || !shots) {
+  console.error("usage: node vscode_e2e.mjs URL PROJECT_DIR SCREENSHOT_DIR");
+  process.exit(2);
+}
+// Slow machines: every limit is multiplied by RELATEX_E2E_SLOWDOWN (default 1).
+const SLOW = Number(process.env.RELATEX_E2E_SLOWDOWN || "1");
+const seconds = (s) => Math.round(s * 1000 * SLOW);
 fs.mkdirSync(shots, { recursive: true });
-const log = (msg) => process.stdout.write(msg + "\n");
+const started = Date.now();
+const log = (msg) => process.stdout.write(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)}s] ${msg}\n`);
 let failures = 0;
-const check = (ok, what) => { log(`${ok ? "ok  " : "FAIL"} ${what}`); if (!ok) failures++; };
+const check = (ok, what) => {
+  log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures++;
+  return ok;
+};
+
+/** Poll `probe` until it returns a truthy value or the limit passes; returns the last value. */
+async function until(probe, limitMs, everyMs = 250) {
+  const end = Date.now() + limitMs;
+  let value;
+  for (;;) {
+    try {
+      value = await probe();
+    } catch {
+      value = undefined;
+    }
+    if (value || Date.now() > end) return value;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
+// What the test expects, read from the scratch project before VS Code touches it.
+const mainPath = path.join(project, "main.tex");
+const bibPath = path.join(project, "references.bib");
+const original = fs.readFileSync(mainPath, "utf8");
+const lines = original.split("\n");
+const citeLine = lines.findIndex((l) => /\\cite[tp]?\{/.test(l) && !/^\s*%/.test(l));
+const citeCol = lines[citeLine].indexOf("{", lines[citeLine].search(/\\cite[tp]?\{/)) + 1;
+const citedKey = lines[citeLine].slice(citeCol).split(/[,}]/)[0].trim();
+const bibKeys = (text) => new Set(Array.from(text.matchAll(/@(?!string|comment|preamble)\w+\s*[{(]\s*([^,\s]+)\s*,/gi), (m) => m[1]));
+const bibTitle = (text, key) => {
+  const start = text.indexOf(`{${key},`);
+  const match = start < 0 ? null : text.slice(start).match(/\btitle\s*=\s*[{"](.+?)[}"]\s*,?\s*\n/i);
+  return match ? match[1].replace(/[{}]/g, "") : "";
+};
+const citeKeys = (text) => Array.from(text.replace(/(^|[^\\])%.*$/gm, "$1")
+  .matchAll(/\\(?:no)?cite[a-zA-Z]*\*?\s*(?:\[[^\]]*\]\s*){0,2}\{([^}]*)\}/g))
+  .flatMap((m) => m[1].split(",").map((k) => k.trim()).filter(Boolean));
+const expectedTitle = bibTitle(fs.readFileSync(bibPath, "utf8"), citedKey);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"],
+         "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"],
 });
-const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-const shot = async (name) => page.screenshot({ path: path.join(shots, name) });
-const palette = async (text) => {
-  await page.keyboard.press("F1");
-  await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { timeout: 20000 });
-  await page.keyboard.type(text, { delay: 10 });
-  await page.waitForTimeout(700);
-  await page.keyboard.press("Enter");
+const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+page.setDefaultTimeout(seconds(60));
+const shot = async (name) => {
+  await page.screenshot({ path: path.join(shots, name) });
+  log(`screenshot ${name}`);
 };
 
+const quickInputVisible = () => page.evaluate(() => {
+  const widget = document.querySelector(".quick-input-widget");
+  return !!widget && widget.style.display !== "none" && widget.getBoundingClientRect().height > 0;
+});
+/** Labels of the rows the quick input currently lists. */
+const quickInputRows = () => page.evaluate(() => Array.from(document.querySelectorAll(".quick-input-list .monaco-list-row"))
+  .map((row) => row.getAttribute("aria-label") || row.textContent || ""));
+
+/** Open the quick input with `key`, type `text`, wait for a row matching `pick` and accept it. */
+async function quickPick(key, text, pick, what) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.keyboard.press("Escape");
+    await page.keyboard.press(key);
+    if (!(await until(quickInputVisible, seconds(20)))) continue;
+    await page.keyboard.type(text, { delay: 15 });
+    const rows = await until(async () => {
+      const all = await quickInputRows();
+      return all.some(pick) ? all : undefined;
+    }, seconds(30));
+    if (!rows) {
+      log(`  ${what}: no matching entry yet (attempt ${attempt}): ${JSON.stringify(await quickInputRows())}`);
+      continue;
+    }
+    // Select the matching row with the arrow keys (the first row is focused), then accept it.
+    const index = rows.findIndex(pick);
+    for (let i = 0; i < index; i++) await page.keyboard.press("ArrowDown");
+    await page.keyboard.press("Enter");
+    return true;
+  }
+  throw new Error(`${what}: the quick input never offered it`);
+}
+const runCommand = (label) => quickPick("F1", label, (row) => row.toLowerCase().startsWith(label.toLowerCase()), label);
+
+/** The active editor tab's label and whether it is dirty. */
+const activeTab = () => page.evaluate(() => {
+  const tab = document.querySelector(".editor-group-container.active .tabs-container .tab.active")
+    || document.querySelector(".tabs-container .tab.active");
+  return tab ? { label: tab.getAttribute("aria-label") || "", dirty: tab.classList.contains("dirty") } : null;
+});
+/** Text rendered by the active text editor (only the visible lines). */
+const editorText = () => page.evaluate(() => {
+  const editor = document.querySelector(".editor-group-container.active .editor-container .monaco-editor .view-lines")
+    || document.querySelector(".editor-container .monaco-editor .view-lines");
+  return editor ? editor.textContent || "" : "";
+});
+
+async function openFile(name, marker) {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await quickPick("Control+P", name, (row) => row.includes(name), `open ${name}`);
+    const opened = await until(async () => {
+      const tab = await activeTab();
+      return tab && tab.label.includes(name) && (await editorText()).includes(marker);
+    }, seconds(30));
+    if (opened) return;
+    log(`  ${name} did not open (attempt ${attempt})`);
+  }
+  throw new Error(`could not open ${name}`);
+}
+
+async function goTo(line, column) {
+  await quickPick("Control+G", `${line}:${column}`, () => true, "go to line");
+  await until(async () => (await page.evaluate(() => {
+    const status = document.querySelector("#status\\.editor\\.selection");
+    return status ? status.textContent || "" : "";
+  })).includes(`Ln ${line}, Col ${column}`), seconds(10));
+}
+
 try {
-  await page.goto(`${url}/?folder=${encodeURIComponent(project)}`, { waitUntil: "domcontentloaded" });
-  await page.waitForSelector(".monaco-workbench", { timeout: 120000 });
-  await page.waitForTimeout(3000);
-  await page.keyboard.press("Control+P");
-  await page.waitForSelector(".quick-input-widget input", { timeout: 20000 });
-  await page.keyboard.type("main.tex", { delay: 20 });
-  await page.waitForTimeout(1000);
-  await page.keyboard.press("Enter");
-  await page.waitForSelector(".monaco-editor .view-lines", { timeout: 30000 });
+  // 1. The workbench with the example folder and main.tex.
+  await page.goto(`${url}/?folder=${encodeURIComponent(project)}`, { waitUntil: "domcontentloaded", timeout: seconds(180) });
+  await page.waitForSelector(".monaco-workbench .part.editor", { timeout: seconds(180) });
+  // The explorer lists the project once the workbench has restored.
+  await until(() => page.evaluate(() => /main\.tex/.test(document.querySelector(".explorer-folders-view")?.textContent || "")),
+    seconds(120));
+  await openFile("main.tex", "documentclass");
+  check(true, "main.tex opened in the editor");
   await shot("1-opened.png");
 
-  // Diagnostics: the Problems status-bar item counts errors and warnings; hints show as squiggles.
-  const hasDiagnostics = async () => page.evaluate(() => {
-    const squiggles = document.querySelectorAll(".squiggly-error, .squiggly-warning, .squiggly-info, .squiggly-hint");
+  // 2. Diagnostics from the server (claim checks and bibliography checks run on open).
+  const problemCounts = () => page.evaluate(() => {
     const status = document.querySelector("#status\\.problems");
-    const counts = status ? (status.textContent || "").match(/\d+/g) || [] : [];
-    return squiggles.length > 0 || counts.some((n) => Number(n) > 0);
+    return (status?.textContent?.match(/\d+/g) || []).map(Number);
   });
-  let diag = false;
-  for (let i = 0; i < 120 && !diag; i++) { diag = await hasDiagnostics(); if (!diag) await page.waitForTimeout(500); }
-  check(diag, "diagnostics shown");
+  const squiggles = () => page.evaluate(() =>
+    document.querySelectorAll(".squiggly-error, .squiggly-warning, .squiggly-info, .squiggly-hint").length);
+  const diagnostics = await until(async () => {
+    const counts = await problemCounts();
+    return counts.some((n) => n > 0) || (await squiggles()) > 0;
+  }, seconds(240), 500);
+  log(`  problems in the status bar: ${JSON.stringify(await problemCounts())}, squiggles in view: ${await squiggles()}`);
+  check(diagnostics, "diagnostics shown");
+  if (diagnostics) {
+    await page.keyboard.press("Control+Shift+M");
+    const problems = await until(async () => {
+      const rows = await page.evaluate(() => Array.from(document.querySelectorAll(".markers-panel .monaco-list-row"))
+        .map((row) => row.getAttribute("aria-label") || row.textContent || ""));
+      return rows.length > 0 ? rows : undefined;
+    }, seconds(20));
+    for (const row of (problems || []).slice(0, 4)) log(`  problem: ${row.slice(0, 150)}`);
+    check(!!problems, "the Problems panel lists the findings");
+  }
   await shot("2-diagnostics.png");
 
-  // Hover: put the cursor inside the first \cite key and show the hover.
-  const text = fs.readFileSync(path.join(project, "main.tex"), "utf8").split("\n");
-  const lineIndex = text.findIndex((l) => /\\cite[tp]?\{/.test(l) && !/^\s*%/.test(l));
-  const col = text[lineIndex].search(/\\cite[tp]?\{/);
-  const keyCol = text[lineIndex].indexOf("{", col) + 2;
-  await page.keyboard.press("Control+G");
-  await page.waitForTimeout(500);
-  await page.keyboard.type(`${lineIndex + 1}:${keyCol + 1}`, { delay: 20 });
-  await page.keyboard.press("Enter");
-  await page.waitForTimeout(500);
-  await palette("Show or Focus Hover");
+  // 3. Hover card of the first citation: move the mouse onto the key (cursor placed there first).
+  await page.keyboard.press("Escape");
+  await page.evaluate(() => document.querySelector(".editor-group-container.active .monaco-editor textarea")?.focus());
+  await goTo(citeLine + 1, citeCol + 3);
+  const hoverText = () => page.evaluate(() => Array.from(document.querySelectorAll(".monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover:not(.hidden) .hover-contents"))
+    .filter((el) => el.getBoundingClientRect().height > 0).map((el) => el.textContent || "").join("\n"));
+  const cardShown = (text) => text.length >= 40 && (!expectedTitle || text.toLowerCase().includes(expectedTitle.toLowerCase().slice(0, 20)));
   let hover = "";
-  for (let i = 0; i < 40 && hover.length < 40; i++) {
-    hover = await page.evaluate(() => {
-      const h = document.querySelector(".monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover .hover-contents");
-      return h ? h.textContent || "" : "";
+  for (let attempt = 1; attempt <= 4 && !cardShown(hover); attempt++) {
+    const cursor = await page.evaluate(() => {
+      const c = document.querySelector(".editor-group-container.active .monaco-editor .cursors-layer .cursor");
+      if (!c) return null;
+      const r = c.getBoundingClientRect();
+      return { x: r.x + 4, y: r.y + r.height / 2 };
     });
-    if (hover.length < 40) await page.waitForTimeout(500);
+    if (cursor && attempt % 2 === 1) {
+      await page.mouse.move(cursor.x - 40, cursor.y + 30);
+      await page.mouse.move(cursor.x, cursor.y, { steps: 4 });
+    } else {
+      await runCommand("Show or Focus Hover");
+    }
+    hover = (await until(async () => {
+      const text = await hoverText();
+      return cardShown(text) ? text : undefined;
+    }, seconds(30))) || (await hoverText());
   }
-  log(`hover: ${hover.slice(0, 120)}`);
-  check(hover.length >= 40, "hover card shown for a citation");
+  log(`  hover: ${hover.replace(/\s+/g, " ").slice(0, 160)}`);
+  check(cardShown(hover), `hover card of \\cite{${citedKey}} shows "${expectedTitle}"`);
   await shot("3-hover.png");
   await page.keyboard.press("Escape");
+  await page.mouse.move(5, 400);
 
-  // Generate related work from the command palette, then save everything.
-  await palette("relatex: Generate related work");
-  let inserted = false;
-  for (let i = 0; i < 240 && !inserted; i++) {
-    inserted = await page.evaluate(() => {
-      const tabs = Array.from(document.querySelectorAll(".tab.dirty, .tabs-container .tab"));
-      return tabs.some((t) => t.classList.contains("dirty"));
-    });
-    if (!inserted) await page.waitForTimeout(500);
+  // 4. "relatex: Generate related work" from the command palette: progress, then the edit.
+  await runCommand("relatex: Generate related work");
+  const sectionInEditor = async () => {
+    const tab = await activeTab();
+    return tab?.dirty;
+  };
+  const progress = await until(() => page.evaluate(() => {
+    const texts = Array.from(document.querySelectorAll(".notifications-toasts .notification-toast, #status\\.progress, .statusbar-item.progress, .monaco-progress-container.active"))
+      .map((el) => el.textContent || el.className);
+    return texts.length ? texts.join(" | ") : "";
+  }), seconds(30));
+  if (progress) {
+    log(`  progress: ${String(progress).replace(/\s+/g, " ").slice(0, 120)}`);
+    await shot("4-generating.png");
   }
-  check(inserted, "generation edited the document");
-  await page.waitForTimeout(1500);
-  await shot("4-generated.png");
-  await palette("File: Save All Files");
-  await page.waitForTimeout(2000);
-  const saved = fs.readFileSync(path.join(project, "main.tex"), "utf8");
-  check(saved.includes("\\section{Related Work}"), "main.tex saved with the related-work section");
-  await palette("Go to Symbol in Editor");
-  await page.waitForTimeout(1000);
-  await page.keyboard.type("Related", { delay: 20 });
-  await page.waitForTimeout(800);
-  await page.keyboard.press("Enter");
-  await page.waitForTimeout(1000);
-  await shot("5-related-work.png");
+  const edited = await until(sectionInEditor, seconds(600), 500);
+  check(!!edited, "generation edited main.tex (unsaved changes in the editor)");
+
+  // 5. Save all and check the files on disk.
+  await runCommand("File: Save All");
+  const saved = await until(() => {
+    const text = fs.readFileSync(mainPath, "utf8");
+    return text.includes("\\section{Related Work}") ? text : undefined;
+  }, seconds(60));
+  check(!!saved, "main.tex saved with \\section{Related Work}");
+  const text = saved || fs.readFileSync(mainPath, "utf8");
+  const intro = text.indexOf("\\section{Introduction}");
+  const related = text.indexOf("\\section{Related Work}");
+  const nextAfterIntro = text.slice(intro + 1).search(/\\section\{|\\input\{|\\include\{/) + intro + 1;
+  check(intro >= 0 && related > intro && related === nextAfterIntro,
+    "the related-work section comes right after the introduction");
+  const bibOk = await until(() => {
+    const keys = bibKeys(fs.readFileSync(bibPath, "utf8"));
+    const missing = [...new Set(citeKeys(text))].filter((k) => !keys.has(k));
+    return missing.length === 0 ? true : undefined;
+  }, seconds(30));
+  const keys = bibKeys(fs.readFileSync(bibPath, "utf8"));
+  const cited = [...new Set(citeKeys(text))];
+  const missing = cited.filter((k) => !keys.has(k));
+  const added = cited.filter((k) => !citeKeys(original).includes(k));
+  log(`  main.tex cites ${cited.length} keys (${added.length} new: ${added.slice(0, 8).join(", ")}${added.length > 8 ? ", ..." : ""})`);
+  check(!!bibOk, `every \\cite key of main.tex has an entry in references.bib${missing.length ? ` (missing: ${missing.join(", ")})` : ""}`);
+  check(added.length > 0, "the generated section cites papers found in the knowledge base");
+  check(!(await activeTab())?.dirty, "no unsaved changes left");
+
+  // The generated section in the editor.
+  if (related >= 0) {
+    const relatedLine = text.slice(0, related).split("\n").length;
+    await goTo(relatedLine, 1);
+    await page.keyboard.press("Control+L"); // select the heading line so it stands out
+    await until(async () => (await editorText()).includes("Related Work"), seconds(10));
+    await shot("5-related-work.png");
+  }
+  await openFile("references.bib", "@");
+  const bibText = fs.readFileSync(bibPath, "utf8");
+  const firstNew = added.map((k) => bibText.indexOf(`{${k},`)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+  if (firstNew !== undefined) await goTo(bibText.slice(0, firstNew).split("\n").length, 1);
+  await shot("6-references.png");
 } catch (error) {
-  log(`FAIL ${error}`);
+  log(`FAIL ${error instanceof Error ? error.message : error}`);
   failures++;
   await shot("error.png").catch(() => {});
 } finally {
