@@ -1,0 +1,611 @@
+"""Load a LaTeX project from its root file into a :class:`LatexProject`.
+
+Follows ``\\input``, ``\\include``, ``\\subfile``, ``\\import``/``\\subimport`` (and the
+``\\includefrom`` family) with or without ``.tex``; never reads a file outside the root
+file's directory (``\\input{../../etc/passwd}`` or a symlink pointing outside gives an
+``include-outside-root`` finding instead); reports missing files and include cycles. Unsaved
+editor buffers (``overlays``) take precedence over the disk. Problems in the content never
+raise: they become findings or are skipped.
+
+Section ranges are per file: a section ends at the next sectioning command of the same or a
+higher level in its file, at an include command whose file holds such a command, at
+``\\end{document}``, or at the end of its file (a section that continues into the next
+included file ends where its own file ends). ``project.sections`` holds the top-level
+sections; :func:`iter_sections` walks the whole tree.
+
+Per-file analysis (citations, sentences, headings, claims) is cached by path and text, so
+reloading a project after an edit re-analyses only the changed file.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from relatex.analysis.citations import detect_citation_package, find_citations
+from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
+from relatex.analysis.findings import Code, Finding, Severity
+from relatex.analysis.latex_scan import (
+    find_end_of_document,
+    iter_comma_items,
+    mask_text,
+    read_arguments,
+)
+from relatex.analysis.latex_text import plain_text
+from relatex.analysis.project_model import (
+    BibItem,
+    BibResource,
+    CitationKey,
+    CitationSite,
+    Claim,
+    LatexProject,
+    Section,
+    SourceFile,
+)
+from relatex.analysis.structure import (
+    FileOutline,
+    SectionHeading,
+    build_section_tree,
+    find_abstract,
+    find_authors,
+    find_bib_items,
+    find_section_headings,
+    find_title,
+)
+
+log = logging.getLogger(__name__)
+
+_INCLUDE_RE = re.compile(
+    r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom|inputfrom|subinputfrom"
+    r"|InputIfFileExists)(?![A-Za-z@])\*?"
+)
+_BARE_INPUT_RE = re.compile(r"[ \t]+([^\s{}\\%]+)")
+_BIB_RE = re.compile(r"\\(bibliography|addbibresource|addglobalbib|addsectionbib)(?![A-Za-z@])")
+_THEBIBLIOGRAPHY_RE = re.compile(r"\\begin[ \t]*\{thebibliography\}")
+_MAGIC_ROOT_RE = re.compile(r"^[ \t]*%+[ \t]*!?[ \t]*tex[ \t]+root[ \t]*=[ \t]*(\S.*?)[ \t]*$",
+                            re.IGNORECASE | re.MULTILINE)
+_SUBFILES_CLASS_RE = re.compile(r"\\documentclass[ \t]*\[([^\]]+)\][ \t]*\{subfiles\}")
+_DOCUMENTCLASS_RE = re.compile(r"^[ \t]*\\documentclass", re.MULTILINE)
+_MAX_DEPTH = 64
+_HEAD_CHARS = 8192
+
+
+@dataclass(frozen=True)
+class _Include:
+    command: str
+    start: int
+    end: int
+    target: Path | None  # resolved and readable, else None
+
+
+@dataclass
+class _FileScan:
+    path: Path
+    text: str
+    masked: str
+    doc_end: int | None
+    headings: list[SectionHeading] = field(default_factory=list)
+    includes: list[_Include] = field(default_factory=list)
+    sites: list[CitationSite] = field(default_factory=list)
+    claims: tuple[Claim, ...] = ()
+
+
+@dataclass(frozen=True)
+class _FileAnalysis:
+    """Everything that depends only on one file's path and text (cached across loads)."""
+
+    masked: str
+    doc_end: int | None
+    sites: tuple[CitationSite, ...] = ()
+    headings: tuple[SectionHeading, ...] = ()
+    claims: tuple[Claim, ...] = ()
+
+
+@lru_cache(maxsize=64)
+def _analyse_file(path: Path, text: str) -> _FileAnalysis:
+    """Citations with sentences, headings and claims of one file.
+
+    Cached by (path, text): an editor reloading the project on every keystroke re-analyses
+    only the file that changed.
+    """
+    masked = mask_text(text)
+    doc_end = find_end_of_document(masked)
+    try:
+        sites = find_citations(path, text, masked, doc_end)
+        sentences = source_sentences(text, masked, doc_end)
+        placed = tuple(with_sentences(sites, sentences))
+        headings = tuple(find_section_headings(text, masked, doc_end))
+        claims = tuple(claims_for_file(path, text, placed, masked))
+    except Exception:  # a scanner bug must not lose the rest of the project
+        log.exception("could not analyse %s", path)
+        return _FileAnalysis(masked, doc_end)
+    return _FileAnalysis(masked, doc_end, placed, headings, claims)
+
+
+class _Loader:
+    """One load: reads files (overlays first), walks includes in document order."""
+
+    def __init__(self, root: Path, overlays: Mapping[Path, str] | None) -> None:
+        self.root = root
+        self.root_dir = root.parent
+        self.overlays = _normalise_overlays(overlays)
+        self.scans: dict[Path, _FileScan] = {}
+        self.order: list[Path] = []
+        self.findings: list[Finding] = []
+        self.sites: list[CitationSite] = []
+        self.headings: list[tuple[Path, SectionHeading]] = []
+        self.includes: dict[Path, list[Path]] = {}
+        self.bib_resources: list[BibResource] = []
+        self.bib_items: list[BibItem] = []
+
+    # -- files ---------------------------------------------------------------------------
+    def exists(self, path: Path) -> bool:
+        if path in self.overlays:
+            return True
+        try:
+            return path.is_file()
+        except OSError:
+            return False
+
+    def read(self, path: Path) -> str | None:
+        if path in self.overlays:
+            return self.overlays[path]
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            log.warning("cannot read %s: %s", path, exc)
+            return None
+        return data.decode("utf-8", errors="replace").lstrip("\ufeff")
+
+    def inside_root(self, path: Path) -> bool:
+        return path == self.root_dir or path.is_relative_to(self.root_dir)
+
+    # -- walking -------------------------------------------------------------------------
+    def visit(self, path: Path, text: str, stack: list[Path], base_dir: Path) -> None:
+        scan = self.scan(path, text)
+        self.scans[path] = scan
+        self.order.append(path)
+        self.includes.setdefault(path, [])
+        stack.append(path)
+        events: list[tuple[int, int, object]] = []
+        events.extend((site.start, 1, site) for site in scan.sites)
+        events.extend((h.start, 0, h) for h in scan.headings)
+        stop = scan.doc_end if scan.doc_end is not None else len(text)
+        for m in _INCLUDE_RE.finditer(scan.masked, 0, stop):
+            events.append((m.start(), 2, m))
+        events.sort(key=lambda e: (e[0], e[1]))
+        for _, kind, payload in events:
+            if kind == 1:
+                assert isinstance(payload, CitationSite)
+                self.sites.append(payload)
+            elif kind == 0:
+                assert isinstance(payload, SectionHeading)
+                self.headings.append((path, payload))
+            else:
+                assert isinstance(payload, re.Match)
+                self.follow_include(scan, payload, stack, base_dir)
+        stack.pop()
+
+    def follow_include(self, scan: _FileScan, m: re.Match[str], stack: list[Path], base_dir: Path) -> None:
+        command = m.group(1)
+        parsed = _parse_include(scan.masked, m)
+        if parsed is None:
+            return
+        end, directory, name = parsed
+        path = scan.path
+        if not name:
+            return
+        candidates, child_base = _include_candidates(command, name, directory, path, base_dir, self.root_dir)
+        target: Path | None = None
+        outside = False
+        for candidate in candidates:
+            try:
+                resolved = candidate.resolve()
+            except (OSError, RuntimeError):
+                continue
+            if not self.inside_root(resolved):
+                if resolved in self.overlays or _safe_exists(resolved):
+                    outside = True
+                elif ".." in Path(name).parts or Path(name).is_absolute() or ".." in Path(directory).parts:
+                    outside = True
+                continue
+            if self.exists(resolved):
+                target = resolved
+                break
+        shown = (directory + name) if directory else name
+        if target is None:
+            if outside:
+                self.add(Code.INCLUDE_OUTSIDE_ROOT, Severity.WARNING,
+                         f"'{shown}' is outside the project directory {self.root_dir}; not read",
+                         path, m.start(), end, {"target": shown})
+            else:
+                self.add(Code.INCLUDE_NOT_FOUND, Severity.ERROR, f"included file '{shown}' not found",
+                         path, m.start(), end, {"target": shown})
+            scan.includes.append(_Include(command, m.start(), end, None))
+            return
+        scan.includes.append(_Include(command, m.start(), end, target))
+        if target not in self.includes[path]:
+            self.includes[path].append(target)
+        if target in stack:
+            chain = " -> ".join(p.name for p in [*stack[stack.index(target):], target])
+            self.add(Code.INCLUDE_CYCLE, Severity.ERROR, f"include cycle: {chain}", path, m.start(), end,
+                     {"target": str(target)})
+            return
+        if target in self.scans:
+            return
+        if len(stack) >= _MAX_DEPTH:
+            self.add(Code.INCLUDE_NOT_FOUND, Severity.ERROR,
+                     f"'{shown}' is nested more than {_MAX_DEPTH} includes deep; not read",
+                     path, m.start(), end, {"target": shown})
+            return
+        text = self.read(target)
+        if text is None:
+            self.add(Code.INCLUDE_NOT_FOUND, Severity.ERROR, f"included file '{shown}' cannot be read",
+                     path, m.start(), end, {"target": shown})
+            return
+        self.visit(target, text, stack, child_base)
+
+    def add(self, code: Code, severity: Severity, message: str, path: Path, start: int, end: int,
+            data: Mapping[str, object] | None = None) -> None:
+        self.findings.append(Finding(code, severity, message, path, start, end, dict(data or {})))
+
+    # -- per-file scanning ---------------------------------------------------------------
+    def scan(self, path: Path, text: str) -> _FileScan:
+        analysis = _analyse_file(path, text)
+        scan = _FileScan(path, text, analysis.masked, analysis.doc_end, list(analysis.headings),
+                         sites=list(analysis.sites), claims=analysis.claims)
+        try:
+            self.scan_bibliography(scan)
+        except Exception:  # a scanner bug must not lose the rest of the project
+            log.exception("could not read the bibliography commands of %s", path)
+        return scan
+
+    def scan_bibliography(self, scan: _FileScan) -> None:
+        stop = scan.doc_end if scan.doc_end is not None else len(scan.text)
+        for m in _BIB_RE.finditer(scan.masked, 0, stop):
+            kind = "bibliography" if m.group(1) == "bibliography" else "addbibresource"
+            args = read_arguments(scan.masked, m.end(), max_optional=0 if kind == "bibliography" else 1,
+                                  required=1, limit=4000)
+            if not args.required or not args.required[0].closed:
+                continue
+            options = scan.masked[args.optional[0].content_start:args.optional[0].content_end] if args.optional else ""
+            if "remote" in options.replace(" ", ""):
+                continue
+            group = args.required[0]
+            for start, end in iter_comma_items(scan.masked, group.content_start, group.content_end):
+                name = scan.text[start:end]
+                if kind == "bibliography" and not name.lower().endswith(".bib"):
+                    name += ".bib"
+                if "://" in name:
+                    continue
+                resolved = self.resolve_bib(name, scan.path)
+                exists = self.exists(resolved)
+                self.bib_resources.append(BibResource(kind, resolved, scan.path, start, end, exists))
+                if not exists:
+                    self.add(Code.BIB_FILE_NOT_FOUND, Severity.ERROR, f"bibliography file '{name}' not found",
+                             scan.path, start, end, {"target": name})
+        starts = list(_THEBIBLIOGRAPHY_RE.finditer(scan.masked, 0, stop))
+        previous_end = 0
+        for index, m in enumerate(starts):
+            if m.start() < previous_end:
+                continue  # nested in the previous environment
+            close = scan.masked.find("\\end{thebibliography}", m.end())
+            # an unterminated environment ends where the next one starts (or at the text's end)
+            next_start = starts[index + 1].start() if index + 1 < len(starts) else len(scan.masked)
+            if close < 0 or close > next_start:
+                body_end = end = next_start
+            else:
+                body_end, end = close, close + len("\\end{thebibliography}")
+            previous_end = end
+            self.bib_resources.append(BibResource("thebibliography", None, scan.path, m.start(), end, True))
+            self.bib_items.extend(find_bib_items(scan.path, scan.text, scan.masked, m.end(), body_end))
+
+    def resolve_bib(self, name: str, declared_in: Path) -> Path:
+        candidates = [self.root_dir / name, declared_in.parent / name]
+        resolved: list[Path] = []
+        for candidate in candidates:
+            try:
+                path = candidate.resolve()
+            except (OSError, RuntimeError):
+                path = candidate
+            if self.exists(path):
+                return path
+            resolved.append(path)
+        return resolved[0]
+
+
+def _normalise_overlays(overlays: Mapping[Path, str] | None) -> dict[Path, str]:
+    """Overlay keys as absolute resolved paths (editors may send unresolved ones)."""
+    result: dict[Path, str] = {}
+    for path, text in (overlays or {}).items():
+        try:
+            result[Path(path).resolve()] = text
+        except (OSError, RuntimeError):
+            result[Path(path)] = text
+    return result
+
+
+def _safe_exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:
+        return False
+
+
+def _parse_include(masked: str, m: re.Match[str]) -> tuple[int, str, str] | None:
+    """(end of command, directory argument, file argument) of an include command."""
+    command = m.group(1)
+    two_args = command in ("import", "subimport", "includefrom", "subincludefrom", "inputfrom", "subinputfrom")
+    args = read_arguments(masked, m.end(), max_optional=0, required=2 if two_args else 1, limit=1000)
+    if command == "input" and not args.required:
+        bare = _BARE_INPUT_RE.match(masked, m.end())
+        if bare is None:
+            return None
+        return bare.end(), "", bare.group(1)
+    if len(args.required) < (2 if two_args else 1) or not all(g.closed for g in args.required):
+        return None
+    values = [masked[g.content_start:g.content_end].strip() for g in args.required]
+    if command == "InputIfFileExists":
+        args = read_arguments(masked, args.end, max_optional=0, required=2, limit=4000)
+    if two_args:
+        return args.end, values[0], values[1]
+    return args.end, "", values[0]
+
+
+def _include_candidates(command: str, name: str, directory: str, including: Path, base_dir: Path,
+                        root_dir: Path) -> tuple[list[Path], Path]:
+    """Paths to try for an include, most likely first, and the base for the included file."""
+    names = [name] if name.lower().endswith(".tex") else [name + ".tex", name]
+    if command == "include":
+        names = [name if name.lower().endswith(".tex") else name + ".tex"]
+    if command in ("import", "includefrom", "inputfrom"):
+        child_base = Path(directory) if Path(directory).is_absolute() else root_dir / directory
+        bases = [child_base]
+    elif command in ("subimport", "subincludefrom", "subinputfrom"):
+        child_base = including.parent / directory
+        bases = [child_base]
+    elif command == "subfile":
+        child_base = base_dir
+        bases = [including.parent, base_dir, root_dir]
+    else:
+        child_base = base_dir
+        bases = [base_dir, root_dir, including.parent]
+    candidates: list[Path] = []
+    for base in bases:
+        for candidate_name in names:
+            candidate = base / candidate_name
+            if candidate not in candidates:
+                candidates.append(candidate)
+    return candidates, child_base
+
+
+# -- public API ----------------------------------------------------------------------------
+
+def _outlines(loader: _Loader) -> dict[Path, FileOutline]:
+    return {
+        path: FileOutline(
+            headings=tuple(scan.headings),
+            includes=tuple((inc.start, inc.target) for inc in scan.includes if inc.target is not None),
+            end=scan.doc_end if scan.doc_end is not None else len(scan.text),
+        )
+        for path, scan in loader.scans.items()
+    }
+
+
+def clear_analysis_cache() -> None:
+    """Forget cached per-file analyses (for cold-start measurements and tests)."""
+    _analyse_file.cache_clear()
+
+
+def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> LatexProject:
+    """Load the project whose root file is ``root``.
+
+    Raises ``FileNotFoundError`` only when the root file itself is neither on disk nor in
+    ``overlays``; every problem inside the files becomes a finding.
+    """
+    root = Path(root).resolve()
+    loader = _Loader(root, overlays)
+    text = loader.read(root) if root in loader.overlays or root.is_file() else None
+    if text is None:
+        raise FileNotFoundError(f"LaTeX root file not found: {root}")
+    loader.visit(root, text, [], root.parent)
+    files = {path: SourceFile(path, scan.text) for path, scan in loader.scans.items()}
+    title: str | None = None
+    authors: tuple[str, ...] = ()
+    abstract_text: str | None = None
+    abstract_range: tuple[Path, int, int] | None = None
+    claims: list[Claim] = []
+    for path in loader.order:
+        scan = loader.scans[path]
+        try:
+            if title is None:
+                title = find_title(scan.text, scan.masked, scan.doc_end)
+            if not authors:
+                authors = tuple(find_authors(scan.text, scan.masked, scan.doc_end))
+            if abstract_range is None:
+                block = find_abstract(scan.text, scan.masked, scan.doc_end)
+                if block is not None:
+                    abstract_text, abstract_range = block.text, (path, block.start, block.end)
+            claims.extend(scan.claims)
+        except Exception:  # keep the rest of the project when one file trips a scanner
+            log.exception("could not extract structure from %s", path)
+    return LatexProject(
+        root=root,
+        root_dir=loader.root_dir,
+        files=files,
+        file_order=tuple(loader.order),
+        title=title,
+        authors=authors,
+        abstract=abstract_text,
+        abstract_range=abstract_range,
+        sections=build_section_tree(loader.headings, _outlines(loader)),
+        citations=tuple(loader.sites),
+        bib_resources=tuple(loader.bib_resources),
+        bib_items=tuple(loader.bib_items),
+        claims=tuple(claims),
+        findings=tuple(sorted(loader.findings, key=Finding.sort_key)),
+        citation_package=detect_citation_package([s.masked for s in loader.scans.values()]),
+        includes={path: tuple(targets) for path, targets in loader.includes.items()},
+    )
+
+
+def _head(path: Path, overlays: Mapping[Path, str]) -> str | None:
+    if path in overlays:
+        return overlays[path][:_HEAD_CHARS]
+    try:
+        with path.open("rb") as handle:
+            return handle.read(_HEAD_CHARS).decode("utf-8", errors="replace")
+    except OSError:
+        return None
+
+
+def _is_file(path: Path, overlays: Mapping[Path, str]) -> bool:
+    return path in overlays or _safe_exists(path) and path.is_file()
+
+
+def find_root(path: Path, overlays: Mapping[Path, str] | None = None) -> Path:
+    """The root file of the project ``path`` belongs to.
+
+    Honours ``% !TeX root = main.tex`` magic comments (followed in chains) and
+    ``\\documentclass[main.tex]{subfiles}``. A file without ``\\documentclass`` is looked up in
+    the ``.tex`` files of its directory and up to two parents: the first one with
+    ``\\documentclass`` that mentions the file's name is the root. Otherwise ``path`` itself.
+    """
+    overlay_map = _normalise_overlays(overlays)
+    current = Path(path).resolve()
+    seen: set[Path] = set()
+    for _ in range(16):
+        seen.add(current)
+        head = _head(current, overlay_map)
+        if head is None:
+            return current
+        target: Path | None = None
+        magic = _MAGIC_ROOT_RE.search(head)
+        if magic is not None:
+            target = _existing_tex(current.parent / magic.group(1).strip().strip('"'), overlay_map)
+        if target is None:
+            sub = _SUBFILES_CLASS_RE.search(mask_text(head))
+            if sub is not None:
+                target = _existing_tex(current.parent / sub.group(1).strip(), overlay_map)
+        if target is None and _DOCUMENTCLASS_RE.search(mask_text(head)) is None:
+            target = _including_root(current, overlay_map)
+        if target is None or target in seen:
+            return current
+        current = target
+    return current
+
+
+def _existing_tex(candidate: Path, overlays: Mapping[Path, str]) -> Path | None:
+    for option in (candidate, candidate.with_name(candidate.name + ".tex")):
+        try:
+            resolved = option.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if _is_file(resolved, overlays):
+            return resolved
+    return None
+
+
+def _including_root(path: Path, overlays: Mapping[Path, str]) -> Path | None:
+    """A nearby file with ``\\documentclass`` whose text mentions ``path``'s stem."""
+    directory = path.parent
+    for _ in range(3):
+        try:
+            candidates = sorted(p for p in directory.glob("*.tex") if p.resolve() != path)[:50]
+        except OSError:
+            candidates = []
+        for candidate in candidates:
+            head = _head(candidate.resolve(), overlays)
+            if head is None:
+                continue
+            masked = mask_text(head)
+            if _DOCUMENTCLASS_RE.search(masked) and path.stem in masked:
+                try:
+                    full = candidate.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    continue
+                if re.search(r"\{[^{}]*" + re.escape(path.stem) + r"(?:\.tex)?\}", mask_text(full)):
+                    return candidate.resolve()
+        if directory.parent == directory:
+            break
+        directory = directory.parent
+    return None
+
+
+# -- navigation and text of sections ---------------------------------------------------------
+
+def iter_sections(sections: Sequence[Section]) -> Iterator[Section]:
+    """All sections of a tree, depth first in document order (``project.sections`` holds roots)."""
+    for section in sections:
+        yield section
+        yield from iter_sections(section.children)
+
+
+def find_section(project: LatexProject, *names: str) -> Section | None:
+    """First section whose title contains one of ``names`` (case-insensitive)."""
+    wanted = [n.lower() for n in names]
+    for section in iter_sections(project.sections):
+        title = section.title.lower()
+        if any(n in title for n in wanted):
+            return section
+    return None
+
+
+def citation_at(project: LatexProject, path: Path, offset: int) -> tuple[CitationSite, CitationKey | None] | None:
+    """The citation command at ``offset`` of ``path`` and the key under it (cursor at either
+    edge of a key counts), for hover, go-to-definition and completion."""
+    for site in project.citations:
+        if site.path == path and site.start <= offset <= site.end:
+            key = next((k for k in site.keys if k.start <= offset <= k.end), None)
+            return site, key
+    return None
+
+
+def section_text(project: LatexProject, section: Section) -> str:
+    """Plain text of a section, including the text of files included within its range."""
+    return _range_text(project, section.path, section.start, section.end, set())
+
+
+def _range_text(project: LatexProject, path: Path, start: int, end: int, active: set[Path]) -> str:
+    source = project.files.get(path)
+    if source is None or path in active:
+        return ""
+    active = active | {path}
+    text = source.text
+    masked = mask_text(text)
+    pieces: list[str] = []
+    cursor = start
+    for m in _INCLUDE_RE.finditer(masked, start, end):
+        parsed = _parse_include(masked, m)
+        if parsed is None:
+            continue
+        inc_end, directory, name = parsed
+        child = _match_included(project, path, m.group(1), directory, name)
+        if child is None:
+            continue
+        pieces.append(plain_text(text, cursor, m.start(), masked=masked)[0])
+        child_text = project.files[child].text
+        pieces.append(_range_text(project, child, 0, len(child_text), active))
+        cursor = inc_end
+    pieces.append(plain_text(text, cursor, end, masked=masked)[0])
+    return "\n\n".join(p for p in pieces if p)
+
+
+def _match_included(project: LatexProject, path: Path, command: str, directory: str, name: str) -> Path | None:
+    if not name:
+        return None
+    known = set(project.includes.get(path, ()))
+    candidates, _ = _include_candidates(command, name, directory, path, project.root_dir, project.root_dir)
+    candidates += [path.parent / directory / (name if name.endswith(".tex") else name + ".tex")]
+    for candidate in candidates:
+        try:
+            resolved = candidate.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if resolved in known and resolved in project.files:
+            return resolved
+    return None
