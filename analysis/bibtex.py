@@ -1,0 +1,242 @@
+"""Reading .bib files: exact entry ranges, normalised fields, @string macros, parse findings.
+
+:class:`~relatex.analysis.bibtex_scan.BlockScanner` finds every ``@type{...}`` block with its
+exact source range and reads its fields (bibtexparser 2 is the fallback for blocks the fast
+parser rejects). Broken blocks become ``bib-parse-error`` findings and the rest of the file
+still loads. Parsed files are cached (same text, unchanged file, content hash; optionally on
+disk); big files can be streamed with constant memory.
+"""
+
+from __future__ import annotations
+
+import gc
+import gzip
+import hashlib
+import logging
+import os
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
+
+from relatex.analysis.bibtex_decode import decode_latex, split_names
+from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.bibtex_scan import MONTHS, BlockScanner, make_entry
+from relatex.analysis.findings import Finding
+
+__all__ = [
+    "MONTHS",
+    "decode_latex",
+    "split_names",
+    "make_entry",
+    "parse_bib_text",
+    "load_bib_file",
+    "iter_bib_blocks",
+    "iter_bib_entries",
+    "read_bib_text",
+    "content_hash",
+    "clear_cache",
+]
+
+log = logging.getLogger(__name__)
+
+
+# -- public API -------------------------------------------------------------------------------
+
+
+def parse_bib_text(text: str, path: Path, digest: str | None = None) -> BibFile:
+    """Parse the text of a .bib file. Never raises: broken blocks become findings."""
+    strings: dict[str, str] = {}
+    scanner = BlockScanner(text, path, strings)
+    entries: list[BibEntry] = []
+    findings: list[Finding] = []
+    # The cyclic collector would repeatedly walk the growing list of entries (which hold no
+    # cycles); pausing it keeps loading linear on very large files.
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for item in scanner.scan(0, final=True):
+            if isinstance(item, BibEntry):
+                entries.append(item)
+            else:
+                findings.append(item)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return BibFile(
+        path=path,
+        text=text,
+        entries=tuple(entries),
+        strings=dict(strings),
+        findings=tuple(findings),
+        content_hash=digest or content_hash(text),
+    )
+
+
+def content_hash(text: str) -> str:
+    """SHA-256 of a text (its UTF-8 bytes), the cache key of a parsed file."""
+    digest = hashlib.sha256()
+    step = 1 << 22  # hash in slices: no second full-size copy of a large file
+    for start in range(0, len(text), step):
+        digest.update(text[start:start + step].encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _open_text(path: Path):  # type: ignore[no-untyped-def]
+    if path.name.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline="")
+    return open(path, encoding="utf-8", errors="replace", newline="")
+
+
+def read_bib_text(path: Path) -> str:
+    """The text of a .bib or .bib.gz file (UTF-8; undecodable bytes replaced, never raises
+    for bad content; raises OSError when the file cannot be read)."""
+    with _open_text(path) as handle:
+        return str(handle.read())
+
+
+_CACHE_SIZE = 8
+_cache: OrderedDict[tuple[str, str], BibFile] = OrderedDict()
+_latest: dict[str, tuple[BibFile, tuple[int, int] | None]] = {}  # path -> (file, (mtime_ns, size))
+_cache_lock = threading.Lock()
+
+
+def clear_cache() -> None:
+    """Forget every parsed file held in memory."""
+    with _cache_lock:
+        _cache.clear()
+        _latest.clear()
+
+
+def _stat_signature(path: Path) -> tuple[int, int] | None:
+    try:
+        stat = path.stat()
+    except OSError:
+        return None
+    return stat.st_mtime_ns, stat.st_size
+
+
+def load_bib_file(path: Path, text: str | None = None, cache_dir: Path | None = None) -> BibFile:
+    """Parse a .bib file (``text`` overrides the file, e.g. unsaved editor text).
+
+    Results are cached: the same text as last time for this path (compared directly), an
+    unchanged file on disk (same mtime and size) or known content (same hash) are returned at
+    once. With ``cache_dir``, parsed files are also kept on disk across processes.
+    Raises OSError only when ``text`` is None and the file cannot be read.
+    """
+    name = str(path)
+    signature: tuple[int, int] | None = None
+    if text is None:
+        signature = _stat_signature(path)
+        with _cache_lock:
+            latest = _latest.get(name)
+        if latest is not None and signature is not None and latest[1] == signature:
+            return latest[0]
+        text = read_bib_text(path)
+    else:
+        with _cache_lock:
+            latest = _latest.get(name)
+        if latest is not None and (latest[0].text is text or latest[0].text == text):
+            return latest[0]
+    digest = content_hash(text)
+    cache_key = (name, digest)
+    with _cache_lock:
+        cached = _cache.get(cache_key)
+        if cached is not None:
+            _cache.move_to_end(cache_key)
+            _latest[name] = (cached, signature)
+            return cached
+    bib = _load_from_disk(cache_dir, path, digest) if cache_dir is not None else None
+    if bib is None or bib.text != text:
+        bib = parse_bib_text(text, path, digest)
+        if cache_dir is not None:
+            _save_to_disk(cache_dir, bib)
+    with _cache_lock:
+        _cache[cache_key] = bib
+        _latest[name] = (bib, signature)
+        while len(_cache) > _CACHE_SIZE:
+            _cache.popitem(last=False)
+        live = {id(b) for b in _cache.values()}
+        for stale in [k for k, (b, _) in _latest.items() if id(b) not in live]:
+            del _latest[stale]
+    return bib
+
+
+_DISK_FORMAT = 1
+
+
+def _disk_path(cache_dir: Path, path: Path, digest: str) -> Path:
+    name = hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:16]
+    return cache_dir / f"bib-{_DISK_FORMAT}-{name}-{digest[:32]}.pickle"
+
+
+def _load_from_disk(cache_dir: Path, path: Path, digest: str) -> BibFile | None:
+    target = _disk_path(cache_dir, path, digest)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with open(target, "rb") as handle:
+            bib = pickle.load(handle)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
+        return None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    return bib if isinstance(bib, BibFile) and bib.content_hash == digest else None
+
+
+def _save_to_disk(cache_dir: Path, bib: BibFile) -> None:
+    target = _disk_path(cache_dir, bib.path, bib.content_hash)
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        for old in cache_dir.glob(target.name.rsplit("-", 1)[0] + "-*.pickle"):
+            old.unlink(missing_ok=True)
+        tmp = target.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as handle:
+            pickle.dump(bib, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, target)
+    except OSError as exc:
+        log.warning("cannot write the BibTeX cache %s: %s", target, exc)
+
+
+_CHUNK = 1 << 20
+
+
+def iter_bib_blocks(path: Path, chunk_size: int = _CHUNK) -> Iterator[BibEntry | Finding]:
+    """Stream the entries and parse-error findings of a .bib or .bib.gz file, in file order,
+    with constant memory (one chunk plus the largest block). Offsets are character offsets
+    in the whole (decompressed) text, as :func:`parse_bib_text` would give."""
+    strings: dict[str, str] = {}
+    with _open_text(path) as handle:
+        buffer = ""
+        base = 0
+        line = 1
+        clean = True
+        eof = False
+        while not eof:
+            chunk = handle.read(chunk_size)
+            eof = not chunk
+            buffer += chunk
+            scanner = BlockScanner(buffer, path, strings, base=base, first_line=line, clean_line_start=clean)
+            yield from scanner.scan(0, final=eof)
+            if eof:
+                return
+            keep_from = scanner.stopped_at if scanner.stopped_at is not None else len(buffer)
+            if scanner.stopped_at is None:
+                # keep a possible partial "@type" header at the end of the buffer
+                tail = buffer.rfind("@", max(0, len(buffer) - 64))
+                if tail >= 0 and not buffer[tail + 1:].strip(" \t"):
+                    keep_from = tail
+            line_start = buffer.rfind("\n", 0, keep_from) + 1
+            clean = buffer[line_start:keep_from].strip() == "" and (line_start > 0 or clean)
+            line += buffer.count("\n", 0, keep_from)
+            base += keep_from
+            buffer = buffer[keep_from:]
+
+
+def iter_bib_entries(path: Path, chunk_size: int = _CHUNK) -> Iterator[BibEntry]:
+    """Stream the entries of a .bib or .bib.gz file (malformed blocks are skipped)."""
+    for item in iter_bib_blocks(path, chunk_size):
+        if isinstance(item, BibEntry):
+            yield item
