@@ -1,0 +1,414 @@
+"""BibTeX verification: every verdict kind, lenient comparisons, findings and correction edits."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from relatex.analysis.bib_matching import title_similarity
+from relatex.analysis.bib_verification import (
+    AuthorityRecord,
+    AuthorityUnavailable,
+    BibVerdict,
+    FieldMismatch,
+    correction_edit,
+    verdict_findings,
+    verify_entry,
+)
+from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.edits import apply_edits
+from relatex.analysis.findings import Code, Severity
+from relatex.analysis.project_model import CitationKey, CitationSite
+
+BIB = Path("/draft/refs.bib")
+TEX = Path("/draft/main.tex")
+
+
+class MemoryAuthority:
+    """An authority over a fixed list of records (title lookup by word similarity)."""
+
+    def __init__(self, records: list[AuthorityRecord], name: str = "memory") -> None:
+        self.records = records
+        self.name = name
+        self.calls: list[str] = []
+
+    def by_doi(self, doi: str) -> list[AuthorityRecord]:
+        self.calls.append(f"doi:{doi}")
+        return [r for r in self.records if r.doi == doi]
+
+    def by_arxiv(self, arxiv_id: str) -> list[AuthorityRecord]:
+        self.calls.append(f"arxiv:{arxiv_id}")
+        return [r for r in self.records if r.arxiv_id == arxiv_id]
+
+    def by_title(self, title: str, limit: int = 5) -> list[AuthorityRecord]:
+        self.calls.append(f"title:{title}")
+        return [r for r in self.records if title_similarity(title, r.title) >= 0.5][:limit]
+
+
+class OfflineAuthority:
+    name = "offline"
+
+    def by_doi(self, doi: str) -> list[AuthorityRecord]:
+        raise AuthorityUnavailable("no network")
+
+    by_arxiv = by_doi
+
+    def by_title(self, title: str, limit: int = 5) -> list[AuthorityRecord]:
+        raise AuthorityUnavailable("no network")
+
+
+BERT = AuthorityRecord(
+    source="memory",
+    record_id="doi:10.18653/v1/n19-1423",
+    title="BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
+    authors=("Devlin, Jacob", "Chang, Ming-Wei", "Lee, Kenton", "Toutanova, Kristina"),
+    year=2019,
+    venue="Proceedings of the 2019 Conference of the North American Chapter of the Association for "
+    "Computational Linguistics: Human Language Technologies, Volume 1 (Long and Short Papers)",
+    doi="10.18653/v1/n19-1423",
+    pages="4171--4186",
+    entry_type="inproceedings",
+)
+ACCENT = AuthorityRecord(
+    source="memory",
+    record_id="doi:10.1145/1111.2222",
+    title="Évaluation des systèmes de recherche d'information",
+    authors=("Grau, Béatrice", "Müller, Jörg", "Ødegaard, Åse"),
+    year=2012,
+    venue="CORIA",
+    doi="10.1145/1111.2222",
+    pages="1–8",
+    entry_type="inproceedings",
+)
+TNT = AuthorityRecord(
+    source="memory",
+    record_id="acl:A00-1031",
+    title="TnT -- A Statistical Part-of-Speech Tagger",
+    authors=("Brants, Thorsten",),
+    year=2000,
+    venue="Sixth Applied Natural Language Processing Conference",
+    pages="224--231",
+    entry_type="inproceedings",
+)
+RESNET = AuthorityRecord(
+    source="memory",
+    record_id="doi:10.1109/cvpr.2016.90",
+    title="Deep Residual Learning for Image Recognition",
+    authors=("He, Kaiming", "Zhang, Xiangyu", "Ren, Shaoqing", "Sun, Jian"),
+    year=2016,
+    venue="2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
+    doi="10.1109/cvpr.2016.90",
+    pages="770--778",
+    entry_type="inproceedings",
+)
+ALL = [BERT, ACCENT, TNT, RESNET]
+
+
+def entry(text: str) -> BibEntry:
+    bib = parse_bib_text(text, BIB)
+    assert bib.entries, bib.findings
+    return bib.entries[0]
+
+
+def verify(text: str, records: list[AuthorityRecord] | None = None) -> BibVerdict:
+    return verify_entry(entry(text), [MemoryAuthority(ALL if records is None else records)])
+
+
+def test_correct_entries_written_differently_are_verified() -> None:
+    bert = verify(r"""@inproceedings{devlin,
+      title = {{BERT}: pre-training of deep bidirectional transformers for language understanding},
+      author = {Devlin, J. and Chang, Ming{-}Wei and Lee, K. and Toutanova, Kristina},
+      booktitle = {Proceedings of NAACL-HLT}, year = 2019, pages = {4171--4186},
+      doi = {https://doi.org/10.18653/V1/N19-1423}}""")
+    assert (bert.status, bert.mismatches, bert.evidence) == ("verified", (), (BERT,))
+    accents = verify(r"""@inproceedings{grau, title = {\'{E}valuation des syst\`emes de recherche d'information},
+      author = {B\'{e}atrice Grau and J{\"o}rg M\"uller and {\O}degaard, {\AA}se}, year = {2012},
+      booktitle = {CORIA}, pages = {1--8}}""")
+    assert accents.status == "verified" and accents.evidence == (ACCENT,)
+    others = verify(r"""@inproceedings{he, title = {Deep residual learning for image recognition},
+      author = {He, Kaiming and others}, booktitle = {CVPR}, year = {2016}, pages = {770 -- 778}}""")
+    assert others.status == "verified"
+    dash = verify(r"""@inproceedings{brants, title = {{TnT} - a statistical part-of-speech tagger},
+      author = {Thorsten Brants}, booktitle = {ANLP}, year = {2000}}""")
+    assert dash.status == "verified" and dash.evidence == (TNT,)
+
+
+def test_wrong_year_is_a_mismatch_with_the_authority_value() -> None:
+    verdict = verify(r"""@inproceedings{he, title = {Deep Residual Learning for Image Recognition},
+      author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, year = {2015},
+      doi = {10.1109/CVPR.2016.90}}""")
+    assert verdict.status == "mismatch"
+    assert verdict.mismatches == (FieldMismatch("year", "2015", "2016"),)
+    assert verdict.corrected_fields == {"year": "2016"}
+    assert verdict.evidence == (RESNET,)
+    assert verdict.checked == ("memory",)
+
+
+def test_dropped_and_swapped_authors() -> None:
+    dropped = verify(r"""@inproceedings{he, title = {Deep Residual Learning for Image Recognition},
+      author = {He, Kaiming and Zhang, Xiangyu and Sun, Jian}, year = {2016}}""")
+    assert dropped.status == "mismatch"
+    (mismatch,) = dropped.mismatches
+    assert (mismatch.field, mismatch.detail) == ("authors", "missing Ren, Shaoqing")
+    assert dropped.corrected_fields == {"author": "He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian"}
+    swapped = verify(r"""@inproceedings{he, title = {Deep Residual Learning for Image Recognition},
+      author = {Zhang, Xiangyu and He, Kaiming and Ren, Shaoqing and Sun, Jian}, year = {2016}}""")
+    assert [(m.field, m.detail) for m in swapped.mismatches] == [("authors", "author order differs")]
+
+
+def test_altered_title_is_found_through_its_authors_and_flagged() -> None:
+    verdict = verify(r"""@inproceedings{he, title = {Deep Residual Networks for Image Recognition},
+      author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, year = {2016}}""")
+    assert verdict.status == "mismatch"
+    assert [m.field for m in verdict.mismatches] == ["title"]
+    assert verdict.corrected_fields == {"title": "Deep Residual Learning for Image Recognition"}
+
+
+def test_title_only_match_is_never_accepted() -> None:
+    verdict = verify(r"""@article{fake, title = {Deep Residual Learning for Image Recognition},
+      author = {Smith, Alice and Jones, Bob}, journal = {Journal of Vision}, year = {2016}}""")
+    assert verdict.status == "not_found"
+    assert verdict.checked == ("memory",)
+    assert verdict.evidence == (RESNET,)  # shown as the closest record, not accepted
+
+
+def test_year_within_one_is_accepted_two_years_is_not() -> None:
+    close = verify(r"""@inproceedings{b, title = {TnT - A Statistical Part-of-Speech Tagger},
+      author = {Brants, T.}, year = {2001}}""")
+    assert close.status == "mismatch" and close.mismatches == (FieldMismatch("year", "2001", "2000"),)
+    far = verify(r"""@inproceedings{b, title = {TnT - A Statistical Part-of-Speech Tagger},
+      author = {Brants, T.}, year = {2003}}""")
+    assert far.status == "not_found"
+
+
+def test_doi_of_another_paper_is_a_doi_mismatch_not_a_verification() -> None:
+    verdict = verify(r"""@inproceedings{devlin, title = {BERT: Pre-training of Deep Bidirectional
+      Transformers for Language Understanding}, author = {Devlin, Jacob and Chang, Ming-Wei and Lee,
+      Kenton and Toutanova, Kristina}, year = {2019}, doi = {10.1109/CVPR.2016.90}}""")
+    assert verdict.status == "mismatch"
+    assert verdict.mismatches[0].field == "doi"
+    assert verdict.mismatches[0].entry_value == "10.1109/cvpr.2016.90"
+    assert verdict.mismatches[0].authority_value == "10.18653/v1/n19-1423"
+    assert "Deep Residual Learning" in verdict.mismatches[0].detail
+    assert verdict.corrected_fields == {"doi": "10.18653/v1/n19-1423"}
+    assert verdict.evidence == (BERT, RESNET)
+    unknown = verify(r"""@article{x, title = {A Theory of Everything Else}, author = {Nobody, Ann},
+      year = {2020}, doi = {10.1109/CVPR.2016.90}}""")
+    assert unknown.status == "mismatch" and unknown.mismatches[0].field == "doi"
+    assert unknown.corrected_fields == {}
+
+
+def test_preprint_with_published_version() -> None:
+    verdict = verify(r"""@article{devlin2018bert,
+      title={Bert: Pre-training of deep bidirectional transformers for language understanding},
+      author={Devlin, Jacob and Chang, Ming-Wei and Lee, Kenton and Toutanova, Kristina},
+      journal={arXiv preprint arXiv:1810.04805}, year={2018}}""")
+    assert verdict.status == "preprint"
+    assert verdict.evidence == (BERT,)
+    assert verdict.corrected_fields == {
+        "@type": "inproceedings",
+        "booktitle": BERT.venue,
+        "journal": "",
+        "year": "2019",
+        "doi": "10.18653/v1/n19-1423",
+        "pages": "4171--4186",
+    }
+
+
+def test_preprint_identified_by_arxiv_record_with_published_doi() -> None:
+    arxiv = AuthorityRecord("memory", "arxiv:1810.04805", BERT.title, BERT.authors, 2018, "arXiv",
+                            None, "1810.04805", None, "misc", True, "10.18653/v1/n19-1423")
+    verdict = verify(r"""@misc{d, title={BERT: Pre-training of Deep Bidirectional Transformers for Language
+      Understanding}, author={Devlin, Jacob and others}, eprint={1810.04805}, archivePrefix={arXiv},
+      year={2018}}""", [arxiv, BERT])
+    assert verdict.status == "preprint"
+    assert verdict.evidence == (BERT, arxiv)
+    assert verdict.corrected_fields["doi"] == "10.18653/v1/n19-1423"
+
+
+def test_arxiv_entry_without_published_version_is_verified() -> None:
+    arxiv = AuthorityRecord("memory", "arxiv:2401.00001", "A Fresh Preprint About Retrieval", ("Doe, Jane",),
+                            2024, "arXiv", None, "2401.00001", None, "misc", True)
+    verdict = verify(r"""@misc{doe, title={A fresh preprint about retrieval}, author={Jane Doe},
+      eprint={2401.00001}, archivePrefix={arXiv}, year={2024}}""", [arxiv])
+    assert verdict.status == "verified"
+
+
+def test_ambiguous_when_several_works_match_and_none_exactly() -> None:
+    conf = AuthorityRecord("memory", "doi:10.1/conf", "Learning to Rank Short Texts", ("Lee, Min", "Park, Jin"),
+                           2019, "SIGIR", "10.1/conf", None, "1--10", "inproceedings")
+    journal = AuthorityRecord("memory", "doi:10.1/jour", "Learning to Rank Short Texts", ("Lee, Min", "Park, Jin"),
+                              2020, "TOIS", "10.1/jour", None, "5--40", "article")
+    verdict = verify(r"""@article{lee, title={Learning to rank short texts}, author={Lee, Min and Park, Jin},
+      year={2019}, pages={30--45}}""", [conf, journal])
+    assert verdict.status == "ambiguous"
+    assert verdict.evidence == (conf, journal)
+    exact = verify(r"""@article{lee, title={Learning to rank short texts}, author={Lee, Min and Park, Jin},
+      year={2020}, pages={5--40}}""", [conf, journal])
+    assert exact.status == "verified" and exact.evidence == (journal,)
+
+
+def test_unavailable_authorities_leave_the_entry_unchecked() -> None:
+    text = r"@article{x, title={Some Paper}, author={Doe, Jane}, year={2020}}"
+    verdict = verify_entry(entry(text), [OfflineAuthority()])
+    assert (verdict.status, verdict.unavailable) == ("unchecked", ("offline",))
+    assert verify_entry(entry(text), []).status == "unchecked"
+    fallback = verify_entry(entry(text), [OfflineAuthority(), MemoryAuthority(ALL)])
+    assert (fallback.status, fallback.checked, fallback.unavailable) == ("not_found", ("memory",), ("offline",))
+
+
+def test_first_decisive_authority_wins_and_later_ones_are_not_asked() -> None:
+    first, second = MemoryAuthority([RESNET], "kb"), MemoryAuthority([RESNET], "crossref")
+    text = r"""@inproceedings{he, title={Deep Residual Learning for Image Recognition},
+      author={He, Kaiming and others}, year={2016}, doi={10.1109/cvpr.2016.90}}"""
+    verdict = verify_entry(entry(text), [first, second])
+    assert verdict.status == "verified" and verdict.checked == ("kb",)
+    assert second.calls == []
+
+
+def test_findings_on_the_entry_and_each_citation() -> None:
+    text = "% refs\n" + r"""@inproceedings{he, title = {Deep Residual Learning for Image Recognition},
+      author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, year = {2015}}"""
+    bib = parse_bib_text(text, BIB)
+    he = bib.entries[0]
+    verdict = verify_entry(he, [MemoryAuthority(ALL)])
+    sites = [
+        CitationSite("cite", (CitationKey("he", TEX, 10, 12), CitationKey("other", TEX, 13, 18)), TEX, 4, 19),
+        CitationSite("citep", (CitationKey("he", TEX, 40, 42),), TEX, 33, 43),
+    ]
+    findings = verdict_findings(verdict, he, sites)
+    assert [(f.path, f.start, f.end) for f in findings] == [(BIB, he.key_start, he.key_end), (TEX, 10, 12), (TEX, 40, 42)]
+    assert {f.code for f in findings} == {Code.BIB_MISMATCH}
+    assert findings[0].severity == Severity.WARNING
+    assert findings[0].data["corrected_fields"] == {"year": "2016"}
+    assert findings[0].data["mismatches"] == [{"field": "year", "entry": "2015", "authority": "2016", "detail": ""}]
+    assert "year is '2015'" in findings[0].message
+    assert verdict_findings(BibVerdict("verified", "he"), he, sites) == []
+
+
+def test_not_found_findings_are_quieter_for_non_paper_types() -> None:
+    manual = entry(r"@manual{tool, title={Some Tool Manual}, author={Team, The}, year={2020}}")
+    verdict = verify_entry(manual, [MemoryAuthority(ALL)])
+    (finding,) = verdict_findings(verdict, manual)
+    assert (finding.code, finding.severity) == (Code.BIB_UNKNOWN, Severity.INFORMATION)
+
+
+def test_correction_edit_touches_only_the_entry_and_keeps_other_fields() -> None:
+    text = (
+        "@string{cvpr = {CVPR}}\n\n"
+        "@inproceedings{he,\n"
+        "    title     = {Deep Residual Learning for Image Recognition},\n"
+        "    author    = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},\n"
+        "    booktitle = cvpr,\n"
+        "    year      = 2015,\n"
+        "    note      = {Oral},\n"
+        "    keywords  = \"resnet, deep\"\n"
+        "}\n\n@misc{after, title = {Untouched}}\n"
+    )
+    bib = parse_bib_text(text, BIB)
+    he = bib.by_key()["he"]
+    verdict = verify_entry(he, [MemoryAuthority(ALL)])
+    edit = correction_edit(he, verdict, bib.text)
+    assert edit is not None and (edit.start, edit.end) == (he.start, he.end)
+    fixed = apply_edits(text, [edit])
+    assert fixed == text.replace("year      = 2015", "year      = {2016}")
+    canonical = correction_edit(he, verdict)  # without the source text: formatted entry
+    assert canonical is not None and re.search(r"\n  year +=  ?\{2016\},\n", canonical.new_text)
+    assert "note" in canonical.new_text and canonical.new_text.startswith("@inproceedings{he,")
+    assert correction_edit(he, BibVerdict("verified", "he"), bib.text) is None
+
+
+def test_preprint_correction_changes_type_venue_and_adds_fields() -> None:
+    text = (
+        "@article{devlin2018bert,\n"
+        "  title={Bert: Pre-training of deep bidirectional transformers for language understanding},\n"
+        "  author={Devlin, Jacob and Chang, Ming-Wei and Lee, Kenton and Toutanova, Kristina},\n"
+        "  journal={arXiv preprint arXiv:1810.04805},\n"
+        "  year={2018}\n"
+        "}\n"
+    )
+    bib = parse_bib_text(text, BIB)
+    verdict = verify_entry(bib.entries[0], [MemoryAuthority(ALL)])
+    edit = correction_edit(bib.entries[0], verdict, text)
+    assert edit is not None
+    fixed = parse_bib_text(apply_edits(text, [edit]), BIB).entries[0]
+    assert fixed.entry_type == "inproceedings" and fixed.key == "devlin2018bert"
+    assert fixed.fields["booktitle"] == BERT.venue and "journal" not in fixed.fields
+    assert (fixed.fields["year"], fixed.doi, fixed.fields["pages"]) == ("2019", "10.18653/v1/n19-1423", "4171--4186")
+    assert fixed.fields["title"].startswith("Bert: Pre-training")  # the user's title is kept
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["", "   "],
+)
+def test_entries_without_title_or_identifier_are_unchecked(title: str) -> None:
+    verdict = verify(f"@misc{{x, title={{{title}}}, author={{Doe, Jane}}}}")
+    assert verdict.status == "unchecked" and "no title" in verdict.note
+
+
+def _fixed_text(text: str, fixes: dict[str, str]) -> str:
+    from relatex.analysis.bib_field_edits import rewrite_entry
+
+    bib = parse_bib_text(text, BIB)
+    one = bib.entries[0]
+    return rewrite_entry(one, fixes, text[one.start : one.end])
+
+
+def test_field_rewrite_handles_bibtex_syntax_variants() -> None:
+    paren = '@article(k,\r\n  title = "A {B} c" # " d",\r\n  year = 1999\r\n)'
+    assert _fixed_text(paren, {"year": "2000", "doi": "10.1/x"}) == (
+        '@article(k,\r\n  title = "A {B} c" # " d",\r\n  year = {2000},\r\n  doi = {10.1/x}\r\n)'
+    )
+    trailing = "@misc{k, title={T}, journal={arXiv preprint}, year={2018},}"
+    assert _fixed_text(trailing, {"@type": "inproceedings", "journal": "", "booktitle": "ACL"}) == (
+        "@inproceedings{k, title={T}, year={2018}, booktitle = {ACL}}"
+    )
+    removal = "@misc{k,\n  title = {T},\n  journal = {CoRR},\n  year = {2018}\n}"
+    assert _fixed_text(removal, {"journal": ""}) == "@misc{k,\n  title = {T},\n  year = {2018}\n}"
+
+
+def test_lenient_comparisons() -> None:
+    from relatex.analysis.bib_matching import author_difference, same_person, titles_equal, venues_compatible
+
+    assert same_person("Le Cun, Yann", "Yann LeCun") and same_person("van den Bosch, Antal", "Antal Bosch")
+    assert same_person("Wei, Zhang", "Zhang Wei") and not same_person("Li, Wei", "Liu, Wei")
+    assert author_difference(["Devlin, J.", "others"], ["Devlin, Jacob", "Chang, Ming-Wei"]) is None
+    assert author_difference(["M{\\\"u}ller, J."], ["Müller, Jörg"]) is None
+    assert titles_equal("Pre-training & Fine-tuning", "pre-training and fine-tuning")
+    assert titles_equal("{BERT}", "BERT: Pre-training of Deep Bidirectional Transformers") is False  # too short
+    assert venues_compatible("Proc. of NAACL-HLT", BERT.venue)
+    assert venues_compatible("SIGIR '12", "Proceedings of the 35th International ACM SIGIR Conference")
+    assert not venues_compatible("Journal of Machine Learning Research", "Annals of Applied Probability Theory")
+
+
+def test_published_entry_checked_against_only_its_preprint_is_not_a_year_mismatch() -> None:
+    arxiv = AuthorityRecord("arxiv", "arxiv:1810.04805", BERT.title, BERT.authors, 2018, "arXiv",
+                            None, "1810.04805", None, "misc", True, "10.18653/v1/n19-1423")
+    verdict = verify(r"""@inproceedings{d, title={BERT: Pre-training of Deep Bidirectional Transformers for
+      Language Understanding}, author={Devlin, Jacob and Chang, Ming-Wei and Lee, Kenton and Toutanova,
+      Kristina}, booktitle={NAACL}, year={2019}, pages={4171--4186}}""", [arxiv])
+    assert verdict.status == "verified"
+
+
+def test_doi_resolving_to_a_merged_record_is_not_a_doi_mismatch() -> None:
+    merged = AuthorityRecord("memory", "doi:10.1145/67449.67461", "Query Expansion Using Lexical Relations",
+                             ("Voorhees, Ellen M.",), 1994, "SIGIR '94", "10.1145/67449.67461", None, "61--69")
+
+    class Aliasing(MemoryAuthority):
+        def by_doi(self, doi: str) -> list[AuthorityRecord]:
+            return [merged] if doi in ("10.1145/67449.67461", "10.1145/67450.67461") else []
+
+    text = r"""@inproceedings{v, title={Query expansion using lexical relations}, author={Voorhees, Ellen M.},
+      year={1993}, pages={1--2}, doi={10.1145/67450.67461}}"""
+    assert verify_entry(entry(text), [Aliasing([merged])]).status == "verified"
+    assert verify(text.replace("Voorhees, Ellen M.", "Smith, Jo"), [merged]).status == "not_found"
+
+
+def test_particle_surnames_written_either_way_are_the_same_person() -> None:
+    from relatex.analysis.bib_matching import same_person
+
+    assert same_person("im Walde, Sabine Schulte", "Schulte im Walde, Sabine")
