@@ -1,0 +1,389 @@
+"""Growing the citation graph from the draft and ranking its papers.
+
+Seeds are the papers the draft already cites and the top hybrid hits for its abstract (and,
+with ``per_section``, for each section). From the seeds the graph grows ``hops`` citation hops
+through every :class:`NeighbourSource` (record references, ACL citation edges, online
+sources) plus the nearest neighbours in embedding space. Candidates are ranked by
+
+    score = alpha * relevance + (1 - alpha) * ppr / max(ppr)
+
+where ``relevance`` combines the paper's similarity to the draft's text, its rank in the hybrid
+search and its similarity to the papers the draft cites (:func:`relevance_scores`), and ``ppr``
+is the personalised PageRank from the seeds on the undirected weighted graph.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import networkx as nx
+import numpy as np
+
+from relatex.retrieval.citation_graph import (
+    DRAFT,
+    ReferenceIndex,
+    add_co_citation_edges,
+    add_edge,
+    add_paper,
+    add_reason,
+    add_semantic_edges,
+    new_graph,
+    personalised_pagerank,
+    records_of,
+)
+from relatex.retrieval.draft import DraftContext
+from relatex.retrieval.records import PaperRecord
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, float], None]
+Cancel = threading.Event | Callable[[], bool] | None
+
+
+class ExpansionCancelled(Exception):
+    """The cancellation token fired during expansion."""
+
+
+class NeighbourSource(Protocol):
+    """Where citation neighbours come from. ``cheap`` sources are also asked for every node."""
+
+    name: str
+    cheap: bool
+
+    def references(self, record: PaperRecord) -> list[PaperRecord]: ...
+
+    def cited_by(self, record: PaperRecord) -> list[PaperRecord]: ...
+
+
+class RecordReferences:
+    """Neighbours from ``PaperRecord.references`` resolved through the knowledge base.
+
+    ``citing`` is an optional reverse index (canonical reference -> ids of the records whose
+    references name it, see :func:`build_citing_index`) that gives the papers citing a record.
+    """
+
+    name = "references"
+    cheap = False  # edges between papers already in the graph come from their references directly
+
+    def __init__(self, index: ReferenceIndex, citing: Mapping[str, Sequence[str]] | None = None) -> None:
+        self.index = index
+        self.citing = citing
+
+    def references(self, record: PaperRecord) -> list[PaperRecord]:
+        out: list[PaperRecord] = []
+        for ref in record.references:
+            found = self.index.resolve_record(ref)
+            if found is not None and found.id != record.id:
+                out.append(found)
+        return out
+
+    def cited_by(self, record: PaperRecord) -> list[PaperRecord]:
+        if not self.citing or self.index.kb is None:
+            return []
+        names = {record.id, *(f"doi:{record.doi}",) * bool(record.doi), *(f"arxiv:{record.arxiv_id}",) * bool(record.arxiv_id)}
+        aliases = getattr(self.index.kb, "aliases", None)
+        if callable(aliases):
+            names.update(aliases(record.id))
+        ids: dict[str, None] = {}
+        for name in names:
+            for rid in self.citing.get(ReferenceIndex.canonical(name), ()):
+                ids.setdefault(rid, None)
+        found = self.index.kb.get_many(list(ids))
+        return [found[i] for i in ids if i in found and i != record.id]
+
+
+_CITING_CACHE: dict[int, tuple[int, dict[str, list[str]]]] = {}
+
+
+def build_citing_index(kb: Any) -> dict[str, list[str]]:
+    """Canonical reference -> ids of the records citing it, from one scan of the knowledge base.
+
+    Cached per knowledge base object and size, so a long-running server scans once.
+    """
+    size = len(kb)
+    cached = _CITING_CACHE.get(id(kb))
+    if cached is not None and cached[0] == size:
+        return cached[1]
+    reverse: dict[str, list[str]] = {}
+    for record in kb.iter_records():
+        for ref in record.references:
+            reverse.setdefault(ReferenceIndex.canonical(ref), []).append(record.id)
+    _CITING_CACHE[id(kb)] = (size, reverse)
+    return reverse
+
+
+def is_cancelled(cancel: Cancel) -> bool:
+    if cancel is None:
+        return False
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set()
+    return bool(cancel())
+
+
+def _check(cancel: Cancel) -> None:
+    if is_cancelled(cancel):
+        raise ExpansionCancelled("expansion cancelled")
+
+
+@dataclass
+class Expansion:
+    """The grown graph, the vectors of its papers and the draft's vector."""
+
+    graph: nx.DiGraph
+    draft_vector: np.ndarray | None
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    relevance: dict[str, float] = field(default_factory=dict)
+    text_vector: np.ndarray | None = None
+    search_rank: dict[str, int] = field(default_factory=dict)  # best rank among the text searches
+    cited_rank: dict[str, list[int]] = field(default_factory=dict)  # ranks as a neighbour of cited papers
+    seeds: dict[str, float] = field(default_factory=dict)  # seed id -> personalisation weight
+    cited_ids: dict[str, str] = field(default_factory=dict)  # record id -> draft key
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _vectors_for(kb: Any, records: Mapping[str, PaperRecord], known: dict[str, np.ndarray]) -> None:
+    """Fill ``known`` with the stored vector of each record, embedding the ones the store lacks."""
+    wanted = [i for i in records if i not in known]
+    if not wanted:
+        return
+    stored = kb.vectors(wanted) if hasattr(kb, "vectors") else {}
+    for key, vec in stored.items():
+        known[key] = np.asarray(vec, dtype=np.float32)
+    missing = [i for i in wanted if i not in known]
+    if missing:
+        matrix = kb.embed([records[i].embedding_text() for i in missing])
+        for key, vec in zip(missing, matrix, strict=True):
+            known[key] = np.asarray(vec, dtype=np.float32)
+
+
+def _cosine(a: np.ndarray | None, b: np.ndarray) -> float:
+    if a is None:
+        return 0.0
+    na = float(np.linalg.norm(a))
+    nb = float(np.linalg.norm(b))
+    if na == 0 or nb == 0:
+        return 0.0
+    return float(np.dot(a, b) / (na * nb))
+
+
+def _add_seeds(graph: nx.DiGraph, draft: DraftContext, kb: Any, params: Any, exp: Expansion) -> None:
+    use_cited = "draft_cites" in params.edge_types
+    for key, record in draft.cited.items():
+        exp.cited_ids.setdefault(record.id, key)
+        if not use_cited:
+            continue
+        add_paper(graph, record, hop=0, seed=True)
+        graph.nodes[record.id]["draft_key"] = key
+        add_edge(graph, DRAFT, record.id, "draft_cites")
+        add_reason(graph, record.id, "seed", key)
+        exp.seeds[record.id] = 1.0
+    queries: list[tuple[str, str, int]] = []
+    if (query := draft.query_text()).strip():
+        queries.append(("abstract", query, params.seed_hits))
+    if params.per_section:
+        for title, text in draft.sections:
+            if text.strip():
+                queries.append((title, f"{title}. {text[:1500]}", params.section_hits))
+    for label, text, k in queries:
+        if k <= 0:
+            continue
+        for rank, hit in enumerate(kb.search(text, k=k, mode="hybrid")):
+            record = hit.record
+            new = add_paper(graph, record, hop=0, seed=True)
+            if new or not graph.nodes[record.id]["reasons"]:
+                add_reason(graph, record.id, "search", label)
+            exp.seeds[record.id] = max(exp.seeds.get(record.id, 0.0), 1.0 / (1.0 + 0.1 * rank) * 0.5)
+            exp.search_rank[record.id] = min(exp.search_rank.get(record.id, rank), rank)
+
+
+def _similar(kb: Any, record: PaperRecord, exp: Expansion, params: Any) -> list[Any]:
+    """The ``semantic_k`` papers most similar to ``record``: a hybrid search with its title and
+    abstract (``neighbour_mode="hybrid"``) or a nearest-neighbour search on its vector."""
+    k = params.semantic_k + 1
+    if params.neighbour_mode == "hybrid":
+        hits = kb.search(record.embedding_text(), k=k, mode="hybrid")
+    else:
+        _vectors_for(kb, {record.id: record}, exp.vectors)
+        hits = kb.search_vector(exp.vectors[record.id], k=k)
+    return [h for h in hits if h.record.id != record.id][: params.semantic_k]
+
+
+def _blend_cited(draft: DraftContext, kb: Any, params: Any, exp: Expansion) -> None:
+    """Move the draft vector towards the centroid of the papers it cites (``cited_weight``)."""
+    weight = float(getattr(params, "cited_weight", 0.0))
+    cited = {r.id: r for k, r in draft.cited.items() if k in draft.in_kb}
+    if weight <= 0 or not cited:
+        return
+    _vectors_for(kb, cited, exp.vectors)
+    centroid = np.mean([exp.vectors[i] for i in cited], axis=0)
+    blended = centroid if exp.draft_vector is None else (1 - weight) * exp.draft_vector + weight * centroid
+    norm = float(np.linalg.norm(blended))
+    if norm > 0:
+        exp.draft_vector = (blended / norm).astype(np.float32)
+
+
+def expand(
+    draft: DraftContext,
+    kb: Any,
+    params: Any,
+    sources: Sequence[NeighbourSource] = (),
+    progress: Progress | None = None,
+    cancel: Cancel = None,
+) -> Expansion:
+    """Build the graph around the draft: seeds, ``params.hops`` hops, co-citation and semantic edges."""
+    import time
+
+    t0 = time.perf_counter()
+    graph = new_graph()
+    exp = Expansion(graph=graph, draft_vector=None)
+    query = draft.query_text()
+    if query.strip():
+        exp.draft_vector = np.asarray(kb.embed([query])[0], dtype=np.float32)
+        exp.text_vector = exp.draft_vector
+    _add_seeds(graph, draft, kb, params, exp)
+    _blend_cited(draft, kb, params, exp)
+    exp.timings["seeds"] = time.perf_counter() - t0
+    if progress:
+        progress(f"{len(exp.seeds)} seed papers", 0.1)
+    _check(cancel)
+    use_cites = "cites" in params.edge_types
+    use_semantic = "semantic" in params.edge_types
+    active = [s for s in sources if use_cites]
+    frontier = list(exp.seeds)
+    hits_by_rank = sorted((i for i in exp.seeds if i in exp.search_rank), key=lambda i: exp.search_rank[i])
+    cited_seeds = [i for i in exp.seeds if i in exp.cited_ids]
+    neighbour_seeds = set((cited_seeds + hits_by_rank[: params.semantic_seeds])[: params.max_neighbour_searches])
+    for hop in range(1, params.hops + 1):
+        if hop > 1 and len(frontier) > params.frontier_limit:
+            recs = {i: graph.nodes[i]["record"] for i in frontier}
+            _vectors_for(kb, recs, exp.vectors)
+            frontier.sort(key=lambda i: -_cosine(exp.draft_vector, exp.vectors[i]))
+            frontier = frontier[: params.frontier_limit]
+        new_nodes: list[str] = []
+        for step, node in enumerate(frontier):
+            if step % 8 == 0:
+                _check(cancel)
+            record: PaperRecord = graph.nodes[node]["record"]
+            for source in active:
+                for ref in source.references(record)[: params.max_neighbours]:
+                    if add_paper(graph, ref, hop=hop):
+                        new_nodes.append(ref.id)
+                    add_edge(graph, node, ref.id, "cites")
+                    add_reason(graph, ref.id, "cited_by", node)
+                for citer in source.cited_by(record)[: params.max_neighbours]:
+                    if add_paper(graph, citer, hop=hop):
+                        new_nodes.append(citer.id)
+                    add_edge(graph, citer.id, node, "cites")
+                    add_reason(graph, citer.id, "cites", node)
+            if use_semantic and hop == 1 and params.semantic_k > 0 and node in neighbour_seeds:
+                for rank, hit in enumerate(_similar(kb, record, exp, params)):
+                    if add_paper(graph, hit.record, hop=hop):
+                        new_nodes.append(hit.record.id)
+                    add_reason(graph, hit.record.id, "similar", node)
+                    if node in exp.cited_ids:
+                        exp.cited_rank.setdefault(hit.record.id, []).append(rank)
+        if progress:
+            progress(f"hop {hop}: {graph.number_of_nodes() - 1} papers", 0.1 + 0.3 * hop / max(params.hops, 1))
+        frontier = new_nodes
+    exp.timings["hops"] = time.perf_counter() - t0
+    _check(cancel)
+    records = records_of(graph)
+    if use_cites:
+        index = ReferenceIndex()
+        aliases = getattr(kb, "aliases", None)
+        for paper in records.values():
+            index.add_record(paper)
+            if callable(aliases) and paper.source != "draft":
+                for alias in aliases(paper.id):  # references may name a paper by another id
+                    index.add_alias(ReferenceIndex.canonical(alias), paper.id)
+        for node, paper in records.items():
+            for ref_id in paper.references:
+                target = index.resolve_local(ref_id)
+                if target is not None and target != node:
+                    add_edge(graph, node, target, "cites")
+        for source in active:
+            if source.cheap:
+                for node, paper in records.items():
+                    for cited in source.references(paper):
+                        if cited.id in graph and cited.id != node:
+                            add_edge(graph, node, cited.id, "cites")
+    if "co_cited" in params.edge_types:
+        groups = [(tuple(draft.cited[k].id for k in g if k in draft.cited), 1.0) for g in draft.sentence_groups]
+        groups += [(tuple(draft.cited[k].id for k in g if k in draft.cited), 0.5) for g in draft.paragraph_groups]
+        add_co_citation_edges(graph, groups)
+    _vectors_for(kb, records, exp.vectors)
+    exp.timings["vectors"] = time.perf_counter() - t0
+    _check(cancel)
+    if use_semantic:
+        add_semantic_edges(graph, exp.vectors, k=params.semantic_k, threshold=params.semantic_threshold)
+        for node in records:
+            sim = _cosine(exp.draft_vector, exp.vectors[node])
+            if node in exp.seeds and sim >= params.semantic_threshold:
+                add_edge(graph, DRAFT, node, "semantic", sim)
+    exp.relevance = relevance_scores(exp, draft, params, list(records))
+    exp.timings["graph"] = time.perf_counter() - t0
+    return exp
+
+
+def relevance_scores(exp: Expansion, draft: DraftContext, params: Any, ids: Sequence[str]) -> dict[str, float]:
+    """Relevance of each paper to the draft, in [0, 1]:
+
+        text  = (cos(abstract, paper) + 1 / (1 + rank / 10)) / 2   (rank in the hybrid search, if hit)
+        cited = (best cosine to a cited paper + mean over cited papers of 1 / (1 + rank / 5)) / 2
+                (rank among that cited paper's most similar papers; 0 when absent)
+        relevance = (1 - cited_weight) * text + cited_weight * cited   (text alone without citations)
+    """
+    weight = float(getattr(params, "cited_weight", 0.0))
+    cited_ids = [r.id for k, r in draft.cited.items() if k in draft.in_kb and r.id in exp.vectors]
+    cited_matrix = np.stack([exp.vectors[i] for i in cited_ids]) if cited_ids else None
+    out: dict[str, float] = {}
+    for node in ids:
+        vec = exp.vectors[node]
+        rank = exp.search_rank.get(node)
+        search_part = 1.0 / (1.0 + rank / 10.0) if rank is not None else 0.0
+        text = 0.5 * max(0.0, _cosine(exp.text_vector, vec)) + 0.5 * search_part
+        if cited_matrix is None or weight <= 0:
+            out[node] = text
+            continue
+        sims = cited_matrix @ vec
+        if node in cited_ids:
+            sims = np.where(np.asarray(cited_ids) == node, -1.0, sims)
+        best = float(np.clip(sims.max(), 0.0, 1.0)) if len(sims) else 0.0
+        votes = sum(1.0 / (1.0 + r / 5.0) for r in exp.cited_rank.get(node, ())) / len(cited_ids)
+        cited = 0.5 * best + 0.5 * min(1.0, votes)
+        out[node] = (1 - weight) * text + weight * cited
+    return out
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A ranked paper: blended score, relevance and normalised PageRank."""
+
+    id: str
+    score: float
+    relevance: float
+    centrality: float
+
+
+def rank_candidates(
+    exp: Expansion,
+    alpha: float,
+    edge_types: Sequence[str],
+    exclude: Sequence[str] = (),
+) -> list[Candidate]:
+    """Every paper of the graph, best first, by ``alpha * relevance + (1 - alpha) * ppr_norm``."""
+    ppr = personalised_pagerank(exp.graph, exp.seeds, edge_types)
+    skip = set(exclude)
+    ids = [n for n in exp.relevance if n not in skip]
+    top = max((ppr.get(n, 0.0) for n in ids), default=0.0)
+    out = []
+    for node in ids:
+        centrality = ppr.get(node, 0.0) / top if top > 0 else 0.0
+        rel = exp.relevance[node]
+        out.append(Candidate(node, alpha * rel + (1 - alpha) * centrality, rel, centrality))
+    out.sort(key=lambda c: (-c.score, c.id))
+    return out

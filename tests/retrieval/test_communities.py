@@ -1,0 +1,84 @@
+"""Louvain themes and their class-based TF-IDF labels."""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from relatex.retrieval.communities import (
+    class_tfidf,
+    detect_communities,
+    label_communities,
+    terms_of,
+    top_terms,
+)
+from relatex.retrieval.records import PaperRecord
+
+PARSING = [
+    ("p1", "Dependency parsing with transition systems", "We study transition-based dependency parsing with beam search."),
+    ("p2", "Neural dependency parsing", "A graph-based dependency parsing model with neural scoring of arcs."),
+    ("p3", "Dependency parsing for many languages", "Multilingual dependency parsing across treebanks."),
+]
+MT = [
+    ("m1", "Neural machine translation by jointly learning to align", "Attention for machine translation."),
+    ("m2", "Phrase-based machine translation", "Statistical machine translation with phrase tables."),
+    ("m3", "Low-resource machine translation", "Back-translation improves machine translation for rare languages."),
+]
+
+
+def _records() -> dict[str, PaperRecord]:
+    return {pid: PaperRecord(id=pid, title=t, abstract=a) for pid, t, a in PARSING + MT}
+
+
+def _graph() -> nx.Graph:
+    g = nx.Graph()
+    g.add_weighted_edges_from([("p1", "p2", 1.0), ("p2", "p3", 1.0), ("p1", "p3", 0.8),
+                               ("m1", "m2", 1.0), ("m2", "m3", 1.0), ("m1", "m3", 0.7), ("p3", "m3", 0.05)])
+    return g
+
+
+def test_louvain_finds_the_two_clusters() -> None:
+    communities = detect_communities(_graph(), seed=0)
+    assert sorted(map(tuple, communities)) == [("m1", "m2", "m3"), ("p1", "p2", "p3")]
+
+
+def test_singletons_join_the_most_similar_community() -> None:
+    g = _graph()
+    g.add_node("lonely")
+    vectors = {n: np.array([1.0, 0.0]) if n.startswith("p") else np.array([0.0, 1.0]) for n in g.nodes}
+    vectors["lonely"] = np.array([0.1, 0.99])
+    communities = detect_communities(g, vectors, seed=0)
+    assert ["lonely", "m1", "m2", "m3"] in communities and len(communities) == 2
+
+
+def test_no_edges_falls_back_to_similarity_clusters() -> None:
+    g = nx.Graph()
+    g.add_nodes_from(["a", "b", "c", "d"])
+    vectors = {"a": np.array([1.0, 0.0]), "b": np.array([0.99, 0.1]),
+               "c": np.array([0.0, 1.0]), "d": np.array([0.1, 0.99])}
+    communities = detect_communities(g, vectors, seed=0)
+    assert sorted(map(tuple, communities)) == [("a", "b"), ("c", "d")]
+
+
+def test_labels_name_what_distinguishes_each_theme() -> None:
+    communities = [["p1", "p2", "p3"], ["m1", "m2", "m3"]]
+    labels = label_communities(communities, _records())
+    parsing_label, parsing_terms = labels[0]
+    mt_label, mt_terms = labels[1]
+    assert parsing_terms[0] == "dependency parsing"
+    assert mt_terms[0] == "machine translation"
+    # A unigram contained in a chosen bigram is not repeated.
+    assert "parsing" not in parsing_terms and "translation" not in mt_terms
+    assert parsing_label.startswith("dependency parsing") and mt_label.startswith("machine translation")
+
+
+def test_terms_drop_stopwords_and_keep_bigrams() -> None:
+    terms = terms_of("We propose a novel approach to dense retrieval.")
+    assert "dense retrieval" in terms and "dense" in terms
+    assert not {"propose", "novel", "approach", "we"} & set(terms)
+
+
+def test_class_tfidf_prefers_terms_unique_to_a_class() -> None:
+    weights = class_tfidf({0: ["graph neural graph neural models"], 1: ["neural ranking ranking models"]})
+    assert weights[0][0][0] in {"graph", "graph neural"}
+    assert top_terms(weights[1], 1) in {("ranking",), ("neural ranking",)}

@@ -1,0 +1,214 @@
+"""select_papers end to end on a small knowledge base: knobs, layers, themes, reasons, cancel."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from relatex.analysis.latex_project import load_project
+from relatex.analysis.project_checks import load_bibliographies
+from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource, acl_id_of
+from relatex.retrieval.citation_graph import DRAFT, edges_of_type, graph_metrics
+from relatex.retrieval.draft import DraftContext, draft_context
+from relatex.retrieval.knowledge_base import KnowledgeBase
+from relatex.retrieval.selection import (
+    LAYERS,
+    Selection,
+    SelectionCancelled,
+    SelectionParams,
+    default_sources,
+    select_papers,
+)
+from tests.fixtures.graph.graph_kb import DRAFT as DRAFT_TEX
+from tests.fixtures.graph.graph_kb import build_kb
+
+
+@pytest.fixture(scope="module")
+def kb(tmp_path_factory: pytest.TempPathFactory) -> Iterator[KnowledgeBase]:
+    base = build_kb(tmp_path_factory.mktemp("selection-kb"))
+    yield base
+    base.close()
+
+
+@pytest.fixture(scope="module")
+def draft(kb: KnowledgeBase) -> DraftContext:
+    project = load_project(DRAFT_TEX)
+    return draft_context(project, load_bibliographies(project), kb)
+
+
+@pytest.fixture(scope="module")
+def selection(kb: KnowledgeBase, draft: DraftContext) -> Selection:
+    return select_papers(draft, kb, SelectionParams(breadth=10, depth=2, hops=1))
+
+
+def test_keeps_breadth_papers_with_scores_layers_and_themes(selection: Selection) -> None:
+    assert len(selection.papers) == 10
+    assert len({p.record.id for p in selection.papers}) == 10
+    for paper in selection.papers:
+        assert paper.layer in LAYERS
+        assert 0.0 <= paper.relevance <= 1.0 and 0.0 <= paper.centrality <= 1.0
+        assert paper.reasons, paper.record.id
+        assert 0 < len(paper.read_sentences) <= 2
+    themed = sorted(pid for theme in selection.themes for pid in theme.paper_ids)
+    assert themed == sorted(p.record.id for p in selection.papers)
+    assert sorted(t.order for t in selection.themes) == list(range(len(selection.themes)))
+    assert all(t.label and t.terms for t in selection.themes)
+    assert sorted(selection.reading_order) == sorted(p.record.id for p in selection.papers)
+
+
+def test_the_topic_of_the_draft_wins_over_unrelated_papers(selection: Selection) -> None:
+    ids = {p.record.id for p in selection.papers}
+    assert {"doi:10.1000/cr.3", "doi:10.1000/cr.8"} <= ids  # the PageRank paper and graph expansion
+    assert not any(i.startswith("doi:10.1000/pa.") for i in ids)  # dependency parsing is off topic
+
+
+def test_cited_papers_carry_their_draft_key_and_seed_reason(selection: Selection) -> None:
+    gori = selection.paper("doi:10.1000/cr.3")
+    assert gori is not None and gori.draft_key == "gori2006"
+    assert gori.reasons[0] == "seed: cited in the draft as \\cite{gori2006}"
+    assert any(r.startswith("co-cited with") for r in gori.reasons)
+
+
+def test_graph_has_every_edge_type(selection: Selection) -> None:
+    graph = selection.graph
+    assert DRAFT in graph
+    for kind in ("cites", "draft_cites", "co_cited", "semantic"):
+        assert edges_of_type(graph, kind), kind
+    # The record reference cr.8 -> cr.3 is a "cites" edge.
+    assert "cites" in graph.edges["doi:10.1000/cr.8", "doi:10.1000/cr.3"]["kinds"]
+
+
+def test_neighbours_are_selected_papers_one_hop_away(selection: Selection) -> None:
+    neighbours = selection.neighbours("doi:10.1000/cr.8")
+    chosen = {p.record.id for p in selection.papers}
+    assert neighbours and neighbours <= chosen and "doi:10.1000/cr.8" not in neighbours
+    assert "doi:10.1000/cr.3" in neighbours
+    assert selection.neighbours("not-there") == set()
+
+
+def test_themes_group_papers_in_reading_order(selection: Selection) -> None:
+    grouped = selection.by_theme()
+    assert [t.order for t, _ in grouped] == sorted(t.order for t in selection.themes)
+    position = {pid: i for i, pid in enumerate(selection.reading_order)}
+    for _, papers in grouped:
+        assert [position[p.record.id] for p in papers] == sorted(position[p.record.id] for p in papers)
+
+
+def test_diversity_changes_the_selection(kb: KnowledgeBase, draft: DraftContext) -> None:
+    focused = select_papers(draft, kb, SelectionParams(breadth=6, diversity=0.0))
+    spread = select_papers(draft, kb, SelectionParams(breadth=6, diversity=1.0))
+    scores = [p.score for p in focused.papers]
+    assert scores == sorted(scores, reverse=True)  # diversity 0: best blended scores in order
+    assert {p.record.id for p in focused.papers} != {p.record.id for p in spread.papers}
+
+
+def test_hops_grow_the_graph_and_ablation_removes_edge_types(kb: KnowledgeBase, draft: DraftContext) -> None:
+    no_search = SelectionParams(breadth=5, seed_hits=0, semantic_k=0)
+    zero = select_papers(draft, kb, SelectionParams(breadth=5, seed_hits=0, semantic_k=0, hops=0))
+    one = select_papers(draft, kb, no_search)
+    two = select_papers(draft, kb, SelectionParams(breadth=5, seed_hits=0, semantic_k=0, hops=2))
+    assert zero.graph.number_of_nodes() < one.graph.number_of_nodes() < two.graph.number_of_nodes()
+    no_cites = select_papers(draft, kb, SelectionParams(breadth=5, edge_types=("draft_cites", "co_cited", "semantic")))
+    assert not edges_of_type(no_cites.graph, "cites")
+    no_semantic = select_papers(draft, kb, SelectionParams(breadth=5, edge_types=("cites", "draft_cites", "co_cited")))
+    assert not edges_of_type(no_semantic.graph, "semantic")
+
+
+def test_excluding_cited_papers_returns_only_new_ones(kb: KnowledgeBase, draft: DraftContext) -> None:
+    fresh = select_papers(draft, kb, SelectionParams(breadth=5, include_cited=False))
+    cited = {r.id for r in draft.cited.values()}
+    assert not cited & {p.record.id for p in fresh.papers}
+    assert all(p.draft_key is None for p in fresh.papers)
+
+
+def test_srw_metrics_of_the_selection(selection: Selection) -> None:
+    metrics = graph_metrics(selection.graph, [p.record.id for p in selection.papers])
+    assert metrics["nodes"] == 10 and metrics["edges"] > 0 and 0 <= metrics["clustering"] <= 1
+
+
+def test_cancellation_between_steps(kb: KnowledgeBase, draft: DraftContext) -> None:
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(SelectionCancelled):
+        select_papers(draft, kb, SelectionParams(breadth=5), cancel=stop)
+    calls: list[float] = []
+
+    def cancel_after_seeds(message: str, fraction: float) -> None:
+        calls.append(fraction)
+        stop.set()
+
+    stop.clear()
+    with pytest.raises(SelectionCancelled):
+        select_papers(draft, kb, SelectionParams(breadth=5), progress=cancel_after_seeds, cancel=stop)
+    assert calls
+
+
+def test_draft_without_citations_still_selects(kb: KnowledgeBase) -> None:
+    draft = DraftContext(title="Dependency parsing", abstract="Transition-based and graph-based dependency parsing.")
+    result = select_papers(draft, kb, SelectionParams(breadth=4))
+    assert len(result.papers) == 4
+    assert sum(p.record.id.startswith("doi:10.1000/pa.") for p in result.papers) >= 3
+
+
+def test_acl_citation_edges_join_the_graph(kb: KnowledgeBase, tmp_path: Path) -> None:
+    edges = tmp_path / "citations.jsonl"
+    edges.write_text(
+        '{"citing": "P10-0001", "cited": "W99-0001", "sentence": "Coupling (Kessler, 1963)."}\n'
+        "not json\n"
+        '{"citing": "W99-0001", "cited": "W99-0001"}\n',
+        encoding="utf-8",
+    )
+    index = AclCitationIndex.load(edges)
+    assert len(index) == 1 and index.skipped == 2
+    # P10-0001 is not an Anthology record of the KB; map it to the graph-expansion paper instead.
+    source = AclCitationSource(index, kb, id_map={"P10-0001": "doi:10.1000/cr.8", "W99-0001": "acl:W99-0001"})
+    assert source.acl_id(kb.get("doi:10.1000/cr.8")) == "P10-0001"  # type: ignore[arg-type]
+    assert AclCitationSource(index, kb).references(kb.get("acl:W99-0001")) == []  # type: ignore[arg-type]
+    cr8 = kb.get("doi:10.1000/cr.8")
+    coupling = kb.get("acl:W99-0001")
+    assert cr8 is not None and coupling is not None and acl_id_of(coupling) == "W99-0001"
+    assert [r.id for r in source.cited_by(coupling)] == ["doi:10.1000/cr.8"]
+    draft = DraftContext(title="Literature review writing", cited={"b": cr8}, in_kb=frozenset({"b"}))
+    result = select_papers(draft, kb, SelectionParams(breadth=12, seed_hits=0, semantic_k=0),
+                           sources=[*default_sources(kb), source])
+    assert "acl:W99-0001" in result.graph
+    assert "cites" in result.graph.edges["doi:10.1000/cr.8", "acl:W99-0001"]["kinds"]
+
+
+def test_depth_reads_the_sentences_closest_to_the_draft() -> None:
+    from collections import Counter
+
+    from relatex.retrieval.communities import terms_of
+    from relatex.retrieval.records import PaperRecord
+    from relatex.retrieval.selection import read_sentences
+
+    record = PaperRecord(id="x", title="x", abstract="We study parsing. Citation graphs help recommendation. "
+                         "Results are good. Graph expansion finds citations.")
+    draft_terms = Counter(terms_of("citation graph expansion for recommendation"))
+    assert read_sentences(record, draft_terms, 2) == (
+        "Citation graphs help recommendation.", "Graph expansion finds citations.")
+    assert read_sentences(record, draft_terms, 0) == ()
+    full = record.with_changes(full_text=("Intro text about parsing.", "The citation graph expansion works."))
+    assert read_sentences(full, draft_terms, 1) == ("The citation graph expansion works.",)
+
+
+def test_per_section_searches_add_section_seeds(kb: KnowledgeBase) -> None:
+    draft = DraftContext(title="Ranking", abstract="Document ranking with BM25.",
+                         sections=(("Parsing background", "Transition-based dependency parsing with neural networks."),))
+    result = select_papers(draft, kb, SelectionParams(breadth=8, per_section=True, seed_hits=3, section_hits=3))
+    reasons = [r for p in result.papers for r in p.reasons]
+    assert "seed: top hit for section 'Parsing background'" in reasons
+
+
+def test_invalid_parameters_are_rejected() -> None:
+    for bad in ({"breadth": 0}, {"diversity": 1.5}, {"hops": 3}, {"alpha": -0.1}, {"neighbour_mode": "magic"}):
+        with pytest.raises(ValueError):
+            SelectionParams(**bad)  # type: ignore[arg-type]
+
+
+def test_empty_draft_gives_an_empty_selection(kb: KnowledgeBase) -> None:
+    result = select_papers(DraftContext(), kb, SelectionParams(breadth=5))
+    assert result.papers == () and result.themes == () and result.reading_order == ()
