@@ -61,6 +61,8 @@ class GraphSettings:
     diversity: float = 0.3  # MMR weight w (0: relevance only, 1: diversity only)
     hops: int = 1
     landmark_year: int = 0  # 0: derive from the data
+    alpha: float = 0.3  # blend: alpha * relevance + (1 - alpha) * personalised PageRank
+    citation_edges: tuple[str, ...] = ()  # extra citation-edge files (ACL citations.jsonl.gz format)
 
 
 @dataclass(frozen=True)
@@ -99,6 +101,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "graph.depth": (1, 50),
     "graph.diversity": (0.0, 1.0),
     "graph.hops": (0, 2),
+    "graph.alpha": (0.0, 1.0),
     "judge.threshold": (0.0, 1.0),
     "llm.temperature": (0.0, 1.0),
     "llm.max_tokens": (1, 64000),

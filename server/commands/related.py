@@ -43,7 +43,7 @@ def params_from(args: argparse.Namespace, settings: RelatexSettings) -> Selectio
         diversity=pick("diversity", graph.diversity),
         hops=pick("hops", graph.hops),
         landmark_year=pick("landmark_year", graph.landmark_year),
-        alpha=pick("alpha", SelectionParams.alpha),
+        alpha=pick("alpha", graph.alpha),
         per_section=bool(getattr(args, "per_section", False)),
         online_budget_s=float(getattr(args, "online_budget", 20.0)),
     )
@@ -111,7 +111,7 @@ def _sources(args: argparse.Namespace, kb: Any) -> list[NeighbourSource]:
     from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource
 
     sources: list[NeighbourSource] = default_sources(kb)
-    for path in args.citation_edges:
+    for path in (*settings.graph.citation_edges, *args.citation_edges):
         index = AclCitationIndex.load(Path(path))
         print(f"relatex: {len(index)} citation edges from {path}", file=sys.stderr)
         sources.append(AclCitationSource(index, kb))
