@@ -107,7 +107,7 @@ def format_text(selection: Selection, name: str) -> str:
     return "\n".join(lines)
 
 
-def _sources(args: argparse.Namespace, kb: Any) -> list[NeighbourSource]:
+def _sources(args: argparse.Namespace, settings: RelatexSettings, kb: Any) -> list[NeighbourSource]:
     from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource
 
     sources: list[NeighbourSource] = default_sources(kb)
@@ -147,7 +147,7 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
             print("relatex related: the knowledge base is empty; run `relatex index FILE` first", file=sys.stderr)
             return 1
         try:
-            sources = _sources(args, kb)
+            sources = _sources(args, settings, kb)
         except OSError as exc:
             print(f"relatex related: cannot read citation edges: {exc}", file=sys.stderr)
             return 1
