@@ -16,7 +16,7 @@ from typing import Any, get_args, get_type_hints
 from platformdirs import user_cache_dir, user_data_dir
 
 DEFAULT_EMBEDDING_MODEL = "relatex/all-MiniLM-L6-v2-int8"
-DEFAULT_LLM_MODEL = "claude-sonnet-4-5"
+DEFAULT_LLM_MODEL = "claude-sonnet-5-5"  # from the anthropic SDK model list; 4-5 reaches end of life 2026-11-30
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,180 @@
-"""`relatex generate`: not available yet."""
+"""`relatex generate`: write a related-work section for a draft, with BibTeX entries for new papers.
+
+Prints the section and the new entries to stdout, or with ``--write`` applies the same targeted
+edits the language server would (section after the introduction, entries appended to the .bib)
+and lists the changed files. Progress, warnings and the token/cost estimate go to stderr.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
+import time
+from collections import defaultdict
+from pathlib import Path
 
+from relatex.server.commands.related import params_from
 from relatex.server.config import RelatexSettings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("args", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("tex", help="the draft's root .tex file (or any file of the project)")
+    parser.add_argument("--breadth", type=int, help="papers cited (default: settings graph.breadth, 30)")
+    parser.add_argument("--depth", type=int, help="abstract sentences read per paper (default 3)")
+    parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only (default 0.3)")
+    parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds (default 1)")
+    parser.add_argument("--no-llm", action="store_true", help="use the offline writer even if a model is set")
+    parser.add_argument("--placement", choices=("after-introduction", "before-conclusion", "end"),
+                        help="where --write puts the section (default: settings writing.placement)")
+    parser.add_argument("--title", help="section title (default: settings writing.section_title)")
+    parser.add_argument("--write", action="store_true", help="insert the section and entries into the files")
+
+
+def _print_err(message: str) -> None:
+    print(f"relatex generate: {message}", file=sys.stderr)
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def write_edits(edits: list, expected: dict[Path, str]) -> list[Path]:  # type: ignore[type-arg]
+    """Apply edits file by file; refuses a file that changed on disk since it was read."""
+    from relatex.analysis.edits import apply_edits
+
+    grouped: dict[Path, list] = defaultdict(list)  # type: ignore[type-arg]
+    for edit in edits:
+        grouped[edit.path].append(edit)
+    new_texts: dict[Path, str] = {}
+    for path, items in grouped.items():
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+        if path in expected and expected[path] != current:
+            raise RuntimeError(f"{path} changed while the section was being written; nothing was written")
+        new_texts[path] = apply_edits(current, items)
+    for path, text in new_texts.items():
+        _write_atomically(path, text)
+    return list(new_texts)
 
 
 def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
-    print("relatex generate: not available yet in this version", file=sys.stderr)
-    return 2
+    from relatex.analysis.latex_project import find_root, load_project
+    from relatex.analysis.project_checks import load_bibliographies
+    from relatex.retrieval.draft import draft_context
+    from relatex.retrieval.selection import SelectionCancelled, default_sources, select_papers
+    from relatex.server.components import open_knowledge_base
+    from relatex.server.components_llm import make_llm
+    from relatex.writing.generate import GenerationCancelled, WritingOptions, generate_related_work
+    from relatex.writing.llm import LLMError
+    from relatex.writing.placement import plan_insertion
+
+    started = time.perf_counter()
+    try:
+        params = params_from(args, settings)
+    except ValueError as exc:
+        _print_err(str(exc))
+        return 2
+    path = Path(args.tex).expanduser().resolve()
+    try:
+        project = load_project(find_root(path))
+    except FileNotFoundError:
+        _print_err(f"{path} does not exist")
+        return 2
+    if not (project.abstract or "").strip():
+        _print_err(f"{project.root.name} has no abstract: write \\begin{{abstract}} ... \\end{{abstract}} first; "
+                   "the papers are chosen and positioned against it")
+        return 2
+    bibs = load_bibliographies(project)
+    try:
+        llm = None if args.no_llm else make_llm(settings)
+    except LLMError as exc:
+        _print_err(str(exc))
+        return 2
+
+    def progress(message: str, fraction: float) -> None:
+        if args.verbose:
+            print(f"relatex: {message}", file=sys.stderr)
+
+    try:
+        kb = open_knowledge_base(settings, read_only=True)
+    except FileNotFoundError as exc:
+        _print_err(str(exc))
+        return 2
+    except Exception as exc:  # a locked or broken index is reported, not a traceback
+        _print_err(f"cannot open the knowledge base: {exc}")
+        return 1
+    try:
+        if len(kb) == 0:
+            data_dir = settings.knowledge_base.resolved_data_dir()
+            _print_err(f"the knowledge base at {data_dir} is empty; run `relatex index FILE --data-dir ...` first")
+            return 2
+        print(f"relatex: choosing papers among {len(kb)} in the knowledge base", file=sys.stderr)
+        draft = draft_context(project, bibs, kb)
+        try:
+            selection = select_papers(draft, kb, params, None, progress=progress, sources=default_sources(kb))
+        except SelectionCancelled:
+            _print_err("cancelled")
+            return 130
+    finally:
+        kb.close()
+    if not selection.papers:
+        _print_err("no related papers were found in the knowledge base")
+        return 1
+    print(f"relatex: writing about {len(selection.papers)} papers in {len(selection.themes)} themes"
+          + (f" with {getattr(llm, 'model', 'a language model')}" if llm is not None else " (offline writer)"),
+          file=sys.stderr)
+    streamed = llm is not None and not args.write
+    options = WritingOptions(
+        section_title=args.title or settings.writing.section_title,
+        depth=params.depth,
+        memory_tokens=settings.writing.memory_tokens,
+        on_text=(lambda text: print(text, end="", file=sys.stderr, flush=True)) if streamed and args.verbose else None,
+    )
+    try:
+        section = generate_related_work(project, bibs, selection, llm=llm, options=options, progress=progress)
+    except LLMError as exc:
+        _print_err(str(exc))
+        return 1
+    except GenerationCancelled:
+        _print_err("cancelled")
+        return 130
+    for warning in section.warnings:
+        print(f"relatex: warning: {warning}", file=sys.stderr)
+    title = options.section_title
+    if args.write:
+        edits = plan_insertion(project, bibs, section, placement=args.placement or settings.writing.placement,
+                               section_title=title)
+        expected = {p: f.text for p, f in project.files.items()} | {p: b.text for p, b in bibs.items()}
+        try:
+            changed = write_edits(edits, expected)
+        except (OSError, RuntimeError, ValueError) as exc:
+            _print_err(f"nothing written: {exc}")
+            return 1
+        for changed_path in changed:
+            print(f"relatex: updated {changed_path}", file=sys.stderr)
+    else:
+        print(f"\\section{{{title}}}\n\\label{{sec:related-work}}\n\n{section.latex.rstrip()}\n")
+        if section.new_entries:
+            target = project.bib_paths()[0].name if project.bib_paths() else "references.bib"
+            print(f"% ---- {len(section.new_entries)} new BibTeX entries for {target} ----\n")
+            print("\n\n".join(e.bibtex.strip() for e in section.new_entries))
+    elapsed = time.perf_counter() - started
+    print(f"relatex: {len(section.cited_keys)} papers cited, {len(section.new_entries)} new entries, "
+          f"{elapsed:.1f}s", file=sys.stderr)
+    if section.used_llm and section.usage:
+        from relatex.writing.llm import UsageMeter
+
+        meter = UsageMeter(model=str(section.usage.get("model", "")))
+        for name in ("calls", "input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens"):
+            setattr(meter, name, int(section.usage.get(name, 0)))
+        print(f"relatex: {meter.describe()} (an estimate from list prices)", file=sys.stderr)
+    return 0

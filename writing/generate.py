@@ -1,0 +1,211 @@
+"""Writing the related-work section: keys, BibTeX entries, the writer, and output integrity.
+
+:func:`generate_related_work` turns a :class:`~relatex.retrieval.selection.Selection` into a
+section body whose every citation is one of the selected papers, cited by the draft's existing
+key when its .bib already holds the paper, with new entries (in the user's key style) for the
+rest. With a model it runs the Select-Read-Write agents (:mod:`relatex.writing.srw`); without,
+the rule-based offline writer.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.project_model import LatexProject
+from relatex.retrieval.selection import Selection
+from relatex.writing.bibtex_render import render_entry
+from relatex.writing.citation_keys import assign_keys
+from relatex.writing.latex_validator import CITE_COMMAND, cited_keys, validate_latex
+from relatex.writing.llm import LLM, LLMError
+from relatex.writing.offline_writer import write_offline
+from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_sentences
+
+log = logging.getLogger(__name__)
+
+Progress = Callable[[str, float], None]
+Cancel = threading.Event | Callable[[], bool] | None
+
+# errors that mean the configuration is wrong: reported, never papered over by the offline writer
+FATAL_LLM_ERRORS = frozenset({"authentication", "permission", "not_found", "missing_key", "invalid_request"})
+
+
+class GenerationCancelled(Exception):
+    """The cancellation token fired between two steps."""
+
+
+@dataclass(frozen=True)
+class WritingOptions:
+    """Knobs of the writers. ``key_style`` None: detected from the user's keys."""
+
+    section_title: str = "Related Work"
+    key_style: str | None = None
+    depth: int = 3  # abstract sentences a reader gets when the selection chose none
+    memory_tokens: int = 4096
+    parallel_workers: int = 4
+    refine: bool = True
+    max_reader_steps: int | None = None  # None: one step per paper
+    seed: int = 0
+    on_text: Callable[[str], None] | None = None  # streamed text of the LLM writer, as it arrives
+
+
+@dataclass(frozen=True)
+class NewEntry:
+    """A BibTeX entry the draft's bibliography lacks, for a paper the section cites."""
+
+    key: str
+    bibtex: str
+    record_id: str
+
+
+@dataclass(frozen=True)
+class GeneratedSection:
+    """The section body (no ``\\section`` line), new entries, the keys it cites and run details."""
+
+    latex: str
+    new_entries: tuple[NewEntry, ...]
+    cited_keys: tuple[str, ...]
+    used_llm: bool
+    usage: dict[str, Any] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
+
+
+def is_cancelled(cancel: Cancel) -> bool:
+    if cancel is None:
+        return False
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set()
+    return bool(cancel())
+
+
+def check_cancel(cancel: Cancel) -> None:
+    if is_cancelled(cancel):
+        raise GenerationCancelled("generation cancelled")
+
+
+def _all_entries(bibs: Mapping[Path, BibFile]) -> list[BibEntry]:
+    return [entry for bib in bibs.values() for entry in bib.entries]
+
+
+def build_plan(
+    project: LatexProject, selection: Selection, keys: Mapping[str, str], depth: int = 3
+) -> WritingPlan:
+    """The writers' view of the selection, with final citation keys."""
+    papers: dict[str, PaperBrief] = {}
+    for item in selection.papers:
+        key = keys[item.record.id]
+        papers[key] = PaperBrief(
+            key=key, record=item.record, layer=item.layer, theme=item.theme, relevance=item.relevance,
+            reasons=item.reasons, sentences=reading_sentences(item.record, item.read_sentences, depth),
+        )
+    themes: list[ThemeOutline] = []
+    covered: set[str] = set()
+    for theme, members in selection.by_theme():
+        member_keys = tuple(keys[p.record.id] for p in members if p.record.id in keys)
+        covered.update(member_keys)
+        if member_keys:
+            themes.append(ThemeOutline(id=theme.id, label=theme.label, terms=theme.terms, keys=member_keys))
+    leftovers = tuple(k for k in papers if k not in covered)
+    if leftovers:  # papers outside every theme still get written about
+        themes.append(ThemeOutline(id=-1, label="further related work", terms=("further related work",),
+                                   keys=leftovers))
+    relations: dict[tuple[str, str], tuple[str, ...]] = {}
+    graph = selection.graph
+    for u, v, data in graph.edges(data=True):
+        if u in keys and v in keys:
+            kinds = data.get("kinds", {}) if isinstance(data, Mapping) else {}
+            relations[(keys[u], keys[v])] = tuple(kinds) or ("related",)
+    order = tuple(keys[pid] for pid in selection.reading_order if pid in keys)
+    return WritingPlan(
+        draft_title=project.title or "", draft_abstract=project.abstract or "", papers=papers,
+        themes=tuple(themes), reading_order=order, relations=relations,
+    )
+
+
+def convert_citations(text: str, package: str, papers: Mapping[str, PaperBrief]) -> str:
+    """Natbib-style ``\\citet``/``\\citep`` to the draft's convention (biblatex or plain ``\\cite``)."""
+    if package == "natbib":
+        return text
+
+    def fix(match: re.Match[str]) -> str:
+        command = match.group("cmd")
+        keys = [k.strip() for k in match.group("keys").split(",") if k.strip()]
+        textual = command.lower() == "citet"
+        if package == "biblatex":
+            name = "textcite" if textual else "parencite" if command.lower() == "citep" else command
+            return f"\\{name}{match.group('star')}{match.group('opts')}{{{','.join(keys)}}}"
+        if textual:  # plain LaTeX: "Smith et al.~\cite{k}"
+            parts = [f"{papers[k].author_phrase() if k in papers else 'The authors'}~\\cite{{{k}}}" for k in keys]
+            return " and ".join(parts)
+        if command.lower() in {"citep", "citealp"}:
+            return f"\\cite{match.group('opts')}{{{','.join(keys)}}}"
+        return match.group(0)
+
+    return CITE_COMMAND.sub(fix, text)
+
+
+def generate_related_work(
+    project: LatexProject,
+    bibs: Mapping[Path, BibFile],
+    selection: Selection,
+    llm: LLM | None = None,
+    options: WritingOptions | None = None,
+    progress: Progress | None = None,
+    cancel: Cancel = None,
+) -> GeneratedSection:
+    """Write the related-work section body for ``selection``; see the module docstring."""
+    options = options or WritingOptions()
+    report = progress or (lambda message, fraction: None)
+    warnings: list[str] = []
+    if not selection.papers:
+        raise ValueError("no papers were selected: index papers first (relatex index ...) or widen the search")
+    check_cancel(cancel)
+    records = [p.record for p in selection.papers]
+    draft_keys = {p.record.id: p.draft_key for p in selection.papers}
+    keys, new_ids = assign_keys(records, _all_entries(bibs), draft_keys, options.key_style)
+    plan = build_plan(project, selection, keys, options.depth)
+    report("planning the section", 0.05)
+    usage: dict[str, Any] = {}
+    used_llm = False
+    body: str | None = None
+    if llm is not None:
+        from relatex.writing.srw import WritingCancelled, write_with_llm
+
+        try:
+            result = write_with_llm(plan, llm, options, progress=report, cancel=lambda: is_cancelled(cancel))
+            body, usage = result.text, result.usage
+            warnings.extend(result.warnings)
+            used_llm = True
+        except WritingCancelled as error:
+            raise GenerationCancelled(str(error)) from error
+        except LLMError as error:
+            if error.kind in FATAL_LLM_ERRORS:
+                raise
+            warnings.append(f"the language model failed ({error}); the offline writer was used instead")
+            log.warning("%s", warnings[-1])
+    check_cancel(cancel)
+    if body is None:
+        report("writing the section offline", 0.5)
+        body = write_offline(plan, seed=options.seed)
+    body = convert_citations(body, project.citation_package, plan.papers)
+    checked = validate_latex(body, set(plan.papers))
+    if checked.problems:
+        warnings.extend(checked.problems)
+    cited = tuple(dict.fromkeys(cited_keys(checked.text)))
+    key_to_id = {key: brief.id for key, brief in plan.papers.items()}
+    new_entries = tuple(
+        NewEntry(key=key, bibtex=render_entry(plan.papers[key].record, key), record_id=key_to_id[key])
+        for key in cited
+        if key_to_id.get(key) in new_ids
+    )
+    report("section written", 1.0)
+    return GeneratedSection(
+        latex=checked.text, new_entries=new_entries, cited_keys=cited, used_llm=used_llm,
+        usage=usage, warnings=tuple(warnings),
+    )

@@ -1,0 +1,181 @@
+"""Checks and repairs generated LaTeX before it reaches the user's draft.
+
+Three rules, for both writers:
+
+- every citation key belongs to the selected papers (a model may invent keys, and retrieved
+  abstracts may try to smuggle one in); foreign keys are dropped, and a citation left empty is
+  removed;
+- braces balance (an unbalanced brace breaks the whole document);
+- no command that touches files, the shell or the macro table: ``\\write18``, ``\\immediate``,
+  ``\\input``, ``\\include``, ``\\openout``, ``\\catcode``, ``\\def`` and friends. ``\\newcommand``
+  / ``\\renewcommand`` are rejected too: a related-work section needs no new macros, and a
+  redefinition (``\\renewcommand{\\cite}``) would change the whole document and could hide a
+  citation from this very check.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+
+CITE_COMMAND = re.compile(
+    r"\\(?P<cmd>[cC]ite[a-zA-Z]*|[pP]arencite|[tT]extcite|[aA]utocite|[fF]ootcite|[sS]martcite|nocite)"
+    r"(?P<star>\*?)(?P<opts>(?:\s*\[[^\]]*\]){0,2})\s*\{(?P<keys>[^{}]*)\}"
+)
+DANGEROUS = (
+    "write18", "immediate", "write", "input", "include", "includeonly", "openout", "openin", "read",
+    "newwrite", "newread", "catcode", "def", "edef", "gdef", "xdef", "let", "futurelet", "newcommand",
+    "renewcommand", "providecommand", "DeclareRobustCommand", "newenvironment", "renewenvironment",
+    "usepackage", "RequirePackage", "documentclass", "special", "csname", "directlua", "luaexec",
+    "ShellEscape", "makeatletter", "makeatother", "bibliography", "addbibresource", "bibliographystyle",
+    "expandafter", "endinput", "end{document}", "begin{document}",
+)
+_DANGEROUS_RE = re.compile(
+    r"\\(?P<name>" + "|".join(re.escape(d) for d in sorted(DANGEROUS, key=len, reverse=True)) + r")(?![A-Za-z])"
+)
+_TAKES_CONTROL_SEQUENCE = frozenset({
+    "def", "edef", "gdef", "xdef", "let", "futurelet", "newcommand", "renewcommand", "providecommand",
+    "DeclareRobustCommand", "newwrite", "newread",
+})
+_FENCE = re.compile(r"^\s*```[a-zA-Z]*\s*$", re.M)
+
+
+@dataclass(frozen=True)
+class ValidationResult:
+    """The repaired text, what was wrong with the input, and the keys removed from it."""
+
+    text: str
+    problems: tuple[str, ...] = ()
+    dropped_keys: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def cited_keys(text: str) -> list[str]:
+    """Every key of every citation command, in order (duplicates kept)."""
+    keys: list[str] = []
+    for match in CITE_COMMAND.finditer(text):
+        keys.extend(k.strip() for k in match.group("keys").split(",") if k.strip())
+    return keys
+
+
+def _skip_group(text: str, pos: int, open_ch: str, close_ch: str) -> int:
+    """Position after a balanced group starting at ``pos`` (or ``pos`` when none starts there)."""
+    if pos >= len(text) or text[pos] != open_ch:
+        return pos
+    depth = 0
+    i = pos
+    while i < len(text):
+        if text[i] == "\\":
+            i += 2
+            continue
+        if text[i] == open_ch:
+            depth += 1
+        elif text[i] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(text)
+
+
+def remove_dangerous(text: str) -> tuple[str, list[str]]:
+    """Drop dangerous commands with their control-sequence and bracket/brace arguments."""
+    found: list[str] = []
+    while True:
+        match = _DANGEROUS_RE.search(text)
+        if match is None:
+            break
+        found.append("\\" + match.group("name"))
+        end = match.end()
+        if match.group("name") in _TAKES_CONTROL_SEQUENCE:
+            cs = re.match(r"\s*\{?\s*(\\[A-Za-z@]+|\\.)\s*\}?", text[end:])
+            if cs:
+                end += cs.end()
+        else:  # \write18, \catcode`\^=7, \openout3=file
+            number = re.match(r"\s*(?:`\\?.|\d+)(?:\s*=\s*[\w./-]+)?", text[end:])
+            if number:
+                end += number.end()
+        for _ in range(4):  # parameters (#1), options and arguments
+            params = re.match(r"(#\d)+", text[end:])
+            if params:
+                end += params.end()
+            spaces = len(text[end:]) - len(text[end:].lstrip(" "))
+            after = end + spaces
+            if after < len(text) and text[after] in "[{":
+                end = _skip_group(text, after, text[after], "]" if text[after] == "[" else "}")
+            else:
+                break
+        text = text[:match.start()] + text[end:]
+    if "^^" in text:
+        found.append("^^ character escapes")
+        text = text.replace("^^", "")
+    return text, found
+
+
+def balance_braces(text: str) -> tuple[str, int]:
+    """Unmatched ``{`` / ``}`` removed (escaped ones ignored); returns the text and how many."""
+    stack: list[int] = []
+    drop: set[int] = set()
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":  # a control symbol (\{, \}, \\) is never a group delimiter
+            i += 2
+            continue
+        if ch == "{":
+            stack.append(i)
+        elif ch == "}":
+            if stack:
+                stack.pop()
+            else:
+                drop.add(i)
+        i += 1
+    drop.update(stack)
+    if not drop:
+        return text, 0
+    return "".join(ch for i, ch in enumerate(text) if i not in drop), len(drop)
+
+
+def filter_citations(text: str, allowed: Collection[str]) -> tuple[str, list[str]]:
+    """Keep only allowed keys in citation commands; remove commands left without keys."""
+    allowed_set = set(allowed)
+    dropped: list[str] = []
+
+    def fix(match: re.Match[str]) -> str:
+        keys = [k.strip() for k in match.group("keys").split(",") if k.strip()]
+        kept = [k for k in keys if k in allowed_set]
+        dropped.extend(k for k in keys if k not in allowed_set)
+        if not kept:
+            return ""
+        if len(kept) == len(keys):
+            return match.group(0)
+        return f"\\{match.group('cmd')}{match.group('star')}{match.group('opts')}{{{','.join(kept)}}}"
+
+    fixed = CITE_COMMAND.sub(fix, text)
+    if dropped:  # tidy what an emptied citation leaves behind: "word~ ." / "( )" / double spaces
+        fixed = re.sub(r"~(?=[\s.,;:)])", "", fixed)
+        fixed = re.sub(r"\(\s*\)", "", fixed)
+        fixed = re.sub(r"[ \t]+([.,;:])", r"\1", fixed)
+        fixed = re.sub(r"[ \t]{2,}", " ", fixed)
+    return fixed, dropped
+
+
+def validate_latex(text: str, allowed_keys: Collection[str]) -> ValidationResult:
+    """Repair ``text`` (foreign citations, dangerous commands, unbalanced braces) and say what was wrong."""
+    problems: list[str] = []
+    if _FENCE.search(text):
+        text = _FENCE.sub("", text)
+    text, dangerous = remove_dangerous(text)
+    if dangerous:
+        problems.append("forbidden commands removed: " + ", ".join(sorted(set(dangerous))))
+    text, dropped = filter_citations(text, allowed_keys)
+    if dropped:
+        problems.append("citations of keys outside the selected papers removed: " + ", ".join(sorted(set(dropped))))
+    text, unbalanced = balance_braces(text)
+    if unbalanced:
+        problems.append(f"{unbalanced} unbalanced brace(s) removed")
+    return ValidationResult(text=text, problems=tuple(problems), dropped_keys=tuple(dict.fromkeys(dropped)))

@@ -1,0 +1,165 @@
+"""Where the generated section and its new BibTeX entries go: a list of targeted text edits.
+
+The section goes after the introduction (default), before the conclusion or at the end of the
+document; an existing related-work section is replaced (its heading and label kept) instead of
+duplicated. New entries are appended to the draft's first .bib file; when the draft declares
+none, ``references.bib`` is created next to the root file together with the line that uses it
+(``\\bibliography{references}``, or ``\\addbibresource{references.bib}`` in the preamble for
+biblatex). An edit whose path does not exist yet creates that file (start = end = 0).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from relatex.analysis.bib_edits import append_entry_edit
+from relatex.analysis.bibtex_model import BibFile
+from relatex.analysis.edits import TextEdit
+from relatex.analysis.project_model import LatexProject, Section
+from relatex.writing.generate import GeneratedSection
+
+PLACEMENTS = ("after-introduction", "before-conclusion", "end")
+RELATED_TITLES = frozenset({
+    "related work", "related works", "background and related work", "related work and background",
+    "background related work", "prior work", "previous work", "related literature", "literature review",
+})
+_HEADING_END = re.compile(r"\s*\\label\{[^{}]*\}")
+_BIB_END = re.compile(r"\\bibliographystyle\{|\\bibliography\{|\\printbibliography|\\begin\{thebibliography\}|"
+                      r"\\end\{document\}")
+
+
+def _norm(title: str) -> str:
+    return " ".join(re.sub(r"[^a-z]+", " ", title.lower()).split())
+
+
+def _flatten(sections: Sequence[Section]) -> list[Section]:
+    out: list[Section] = []
+    for section in sections:
+        out.append(section)
+        out.extend(_flatten(section.children))
+    return out
+
+
+def _text(project: LatexProject, path: Path) -> str:
+    source = project.files.get(path)
+    if source is not None:
+        return source.text
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def find_related_section(project: LatexProject, section_title: str) -> Section | None:
+    """An existing section with the same title or a usual related-work title."""
+    wanted = {_norm(section_title)} | RELATED_TITLES
+    for section in _flatten(project.sections):
+        if section.level <= 2 and _norm(section.title) in wanted:
+            return section
+    return None
+
+
+def _heading_end(text: str, section: Section) -> int:
+    """End of ``\\section{Title}`` and of a ``\\label`` right after it."""
+    end = text.find("}", max(section.title_end, section.start))
+    end = end + 1 if end != -1 and end < section.end else section.start
+    label = _HEADING_END.match(text, end)
+    return label.end() if label else end
+
+
+def _insertion_point(project: LatexProject, placement: str) -> tuple[Path, int]:
+    sections = [s for s in _flatten(project.sections) if s.level <= 2]
+    root_text = _text(project, project.root)
+    if placement == "after-introduction":
+        intro = next((s for s in sections if "introduction" in _norm(s.title)), None)
+        if intro is not None:
+            return intro.path, intro.end
+        placement = "before-conclusion"
+    if placement == "before-conclusion":
+        conclusion = next((s for s in sections if re.search(r"conclu|summary|future work", _norm(s.title))), None)
+        if conclusion is not None:
+            return conclusion.path, conclusion.start
+    begin = root_text.find("\\begin{document}")
+    match = _BIB_END.search(root_text, max(begin, 0))
+    return project.root, match.start() if match else len(root_text)
+
+
+def _surround(text: str, offset: int, block: str) -> str:
+    """``block`` with the blank lines needed around it at ``offset`` of ``text``."""
+    before = text[:offset]
+    after = text[offset:]
+    lead = "" if before.endswith("\n\n") or not before else ("\n" if before.endswith("\n") else "\n\n")
+    trail = "\n" if after.startswith("\n") else "\n\n"
+    return lead + block.strip("\n") + trail
+
+
+def section_edit(project: LatexProject, generated: GeneratedSection, placement: str = "after-introduction",
+                 section_title: str = "Related Work") -> TextEdit:
+    """Replace the body of an existing related-work section, or insert a new one."""
+    if placement not in PLACEMENTS:
+        raise ValueError(f"unknown placement {placement!r}: use one of {', '.join(PLACEMENTS)}")
+    body = generated.latex.strip("\n")
+    existing = find_related_section(project, section_title)
+    if existing is not None:
+        text = _text(project, existing.path)
+        start = _heading_end(text, existing)
+        end = existing.end
+        while end > start and text[end - 1] in " \t\n":
+            end -= 1
+        return TextEdit(existing.path, start, end, "\n\n" + body)
+    path, offset = _insertion_point(project, placement)
+    text = _text(project, path)
+    label = "sec:related-work"
+    heading = f"\\section{{{section_title}}}\n" + (f"\\label{{{label}}}\n" if f"{{{label}}}" not in text else "")
+    return TextEdit(path, offset, offset, _surround(text, offset, heading + "\n" + body))
+
+
+def bibliography_edits(project: LatexProject, bibs: Mapping[Path, BibFile],
+                       generated: GeneratedSection) -> list[TextEdit]:
+    """Append the new entries to the first .bib, or create ``references.bib`` and declare it."""
+    if not generated.new_entries:
+        return []
+    entries_text = "\n\n".join(e.bibtex.strip("\n") for e in generated.new_entries) + "\n"
+    declared = [r.path for r in project.bib_resources if r.path is not None]
+    if declared:
+        path = declared[0]
+        bib = bibs.get(path)
+        if bib is not None:
+            return [append_entry_edit(bib, entries_text)]
+        current = _text(project, path)
+        return [TextEdit(path, len(current), len(current), ("\n" if current and not current.endswith("\n") else "")
+                         + ("\n" if current.strip() else "") + entries_text)]
+    path = project.root_dir / "references.bib"
+    current = _text(project, path) if path.exists() else ""
+    edits = [TextEdit(path, len(current), len(current), ("\n" if current.strip() else "") + entries_text)]
+    root_text = _text(project, project.root)
+    if project.citation_package == "biblatex":
+        begin = root_text.find("\\begin{document}")
+        if begin != -1:
+            edits.append(TextEdit(project.root, begin, begin, "\\addbibresource{references.bib}\n"))
+        end = root_text.rfind("\\end{document}")
+        if "\\printbibliography" not in root_text and end != -1:
+            edits.append(TextEdit(project.root, end, end, _surround(root_text, end, "\\printbibliography")))
+    else:
+        end = root_text.rfind("\\end{document}")
+        if end == -1:
+            end = len(root_text)
+        style = "plainnat" if project.citation_package == "natbib" else "plain"
+        line = ("" if "\\bibliographystyle" in root_text else f"\\bibliographystyle{{{style}}}\n") + \
+            "\\bibliography{references}"
+        edits.append(TextEdit(project.root, end, end, _surround(root_text, end, line)))
+    return edits
+
+
+def plan_insertion(
+    project: LatexProject,
+    bibs: Mapping[Path, BibFile],
+    generated: GeneratedSection,
+    placement: str = "after-introduction",
+    section_title: str = "Related Work",
+) -> list[TextEdit]:
+    """Every edit needed to put ``generated`` into the draft (section first, then bibliography)."""
+    return [section_edit(project, generated, placement, section_title),
+            *bibliography_edits(project, bibs, generated)]
