@@ -6,6 +6,9 @@ with a random other paper of the same collection ("random" negatives, for contex
 - ScisummNet citing sentences (scisummnet/reference_papers.jsonl.gz, cited paper's abstract);
 - ACM-CR related-work sentences (acm-cr/queries.jsonl contexts) citing in-collection papers,
   abstracts from acm-cr/acm-dl.bib.gz.
+Every sentence is judged as a LaTeX draft would present it: author-year markers ("Brants (2000)",
+"(Brants, 2000; Collins et al. 2002)") and the cited paper's surnames are removed first
+(``strip_author_year``), and the same text is paired with every paper, so author names favour no pair.
 Papers are split by a hash of the cited paper id into a development half (used by ``--fit`` to
 fit the logistic weights of relatex.analysis.offline_judge) and a test half (reported numbers).
 Also reports AutoSurvey's citation recall/precision of ACM-CR's human-written related work.
@@ -35,6 +38,7 @@ import numpy as np
 from relatex.analysis.claim_support import SUPPORTED, ClaimResult, check_claims, citation_recall_precision
 from relatex.analysis.evidence import Evidence, paper_evidence
 from relatex.analysis.offline_judge import (
+    DENSE_FEATURES,
     FEATURES,
     WEIGHTS_DENSE,
     WEIGHTS_LEXICAL,
@@ -201,6 +205,38 @@ def load_acm(data: Path) -> tuple[dict[str, Paper], list[tuple[str, list[str]]],
     return papers, sentences, queries
 
 
+_YEAR = r"(?:1[89]|20)\d\d[a-z]?"
+_NAME = r"(?:[A-Z][\w\-'\u2019]+|van|von|de|der|den|del|la|le|du|da|dos)"
+_AUTHORS = rf"{_NAME}(?:\s+{_NAME})*(?:\s*(?:,|and|&|et)\s*{_NAME}(?:\s+{_NAME})*)*(?:\s+(?:et|and)\s+al\.?)?"
+_AUTHOR_YEAR = (
+    re.compile(rf"{_AUTHORS}(?:'s|\u2019s)?\s*,?\s*\(\s*{_YEAR}(?:\s*[,;]\s*{_YEAR})*\s*\)"),  # Brants (2000)
+    re.compile(rf"\([^()]*?\b{_YEAR}\b[^()]*?\)"),  # (Brants, 2000; Collins et al. 2002)
+    re.compile(rf"{_AUTHORS}\s*,?\s*{_YEAR}\b"),  # Brants 2000, unbracketed
+)
+
+
+def strip_author_year(text: str, authors: Sequence[str] = ()) -> str:
+    """The sentence as a LaTeX draft has it: author-year citation markers removed.
+
+    ScisummNet sentences cite as "Brants (2000)" or "(Brants, 2000)"; a draft has ``\\cite{key}``,
+    which the judge never sees. Names followed by a year, bracketed author-year groups, and the
+    cited paper's surnames are removed, so no pair is judged on author names.
+    """
+    value = text
+    for pattern in _AUTHOR_YEAR:
+        value = pattern.sub(" ", value)
+    surnames = {_surname(a) for a in authors}
+    return strip_citations(value, sorted(s for s in surnames if s))
+
+
+def _surname(author: str) -> str:
+    author = author.strip()
+    if "," in author:
+        return author.split(",", 1)[0].strip()
+    parts = author.split()
+    return parts[-1] if parts else ""
+
+
 def neighbours(papers: dict[str, Paper], embedder: object, k: int = 3) -> dict[str, list[str]]:
     ids = sorted(papers)
     vectors = embedder.embed([f"{papers[i].title}. {papers[i].abstract}" for i in ids])  # type: ignore[attr-defined]
@@ -230,9 +266,10 @@ def build_pairs(data: Path, embedder: object, n_pairs: int, seed: int) -> tuple[
                                          ("acm-cr", acm_items[:n_acm], acm_papers, acm_near)):
         ids = sorted(papers)
         for raw, pid in items:
-            # a draft's claim text has its citation commands removed, author names included: strip the
-            # cited paper's names for every pair of the sentence, so that they favour no pair
-            text = strip_citations(raw, papers[pid].authors)
+            # a draft's claim text has its citation commands removed, author names included: strip
+            # author-year markers and the cited paper's names for every pair of the sentence, so
+            # that they favour no pair (the same text is judged against every paper)
+            text = strip_author_year(raw, papers[pid].authors)
             pairs.append(Pair(dataset, text, papers[pid], True, split_of(pid)))
             pairs.append(Pair(dataset, text, papers[rng.choice(near[pid])], False, split_of(pid), "near"))
             other = rng.choice(ids)
@@ -356,19 +393,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder.save()
     print(f"{len(pairs)} pairs built in {time.perf_counter() - started:.0f}s with {embedder_name}", file=sys.stderr)
 
-    dense = OfflineSupportJudge(embedder.embed, embed_id="minilm")  # type: ignore[attr-defined]
+    model_id = str(getattr(inner, "model_id", "minilm"))  # the product's id selects the shipped background vectors
+    dense = OfflineSupportJudge(embedder.embed, embed_id=model_id)
     lexical = OfflineSupportJudge(None)
     features = [dense.features(p.sentence, evidence_of(p.paper)) for p in pairs]
     embedder.save()
     x = np.array([f.values for f in features], dtype=np.float64)
     y = np.array([p.positive for p in pairs], dtype=np.float64)
     dev = np.array([p.split == "dev" and p.negative != "random" for p in pairs])
-    n_dense = 3
     weights = {"dense": list(WEIGHTS_DENSE), "lexical": list(WEIGHTS_LEXICAL)}
     if args.fit:
-        w_lex = fit_constrained(x[dev][:, n_dense:], y[dev], FEATURES[n_dense:])
-        weights = {"dense": fit_constrained(x[dev], y[dev], FEATURES),
-                   "lexical": w_lex[:1] + [0.0] * n_dense + w_lex[1:]}
+        lexical_columns = [i for i, name in enumerate(FEATURES) if name not in DENSE_FEATURES]
+        w_lex = fit_constrained(x[dev][:, lexical_columns], y[dev], [FEATURES[i] for i in lexical_columns])
+        full_lexical = [w_lex[0]] + [0.0] * len(FEATURES)
+        for i, w in zip(lexical_columns, w_lex[1:], strict=True):
+            full_lexical[i + 1] = w
+        weights = {"dense": fit_constrained(x[dev], y[dev], FEATURES), "lexical": full_lexical}
         print("fitted on", int(dev.sum()), "dev pairs; features:", ", ".join(FEATURES))
         print("WEIGHTS_DENSE =", tuple(weights["dense"]))
         print("WEIGHTS_LEXICAL =", tuple(weights["lexical"]))
@@ -408,7 +448,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             scores_neg = [logistic(weights["dense"], r) for r in x[mask]]
             row[f"{negative}_wrong_below"] = round(float(np.mean([s < t for s in scores_neg])), 4)
         sweep.append(row)
-    dense_final = OfflineSupportJudge(embedder.embed, embed_id="minilm", weights=weights["dense"])  # type: ignore[attr-defined]
+    dense_final = OfflineSupportJudge(embedder.embed, embed_id=model_id, weights=weights["dense"])
     reference = acm_reference_point(queries, acm_papers, dense_final)
     embedder.save()
     del lexical

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import time
 import zlib
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,12 +17,20 @@ from relatex.analysis.claim_support import CONTRADICTED, NOT_ADDRESSED, SUPPORTE
 from relatex.analysis.evidence import paper_evidence
 from relatex.analysis.offline_judge import (
     FEATURES,
+    PARTIAL_RATIO,
     OfflineSupportJudge,
     content_stems,
     name_tokens,
     numbers,
     stem,
     strip_citations,
+)
+from relatex.analysis.term_statistics import (
+    TermStatistics,
+    default_term_statistics,
+    load_term_statistics,
+    save_term_statistics,
+    uniform_statistics,
 )
 
 TNT = paper_evidence(
@@ -107,7 +116,11 @@ def test_never_contradicted_and_threshold_bands() -> None:
     assert OfflineSupportJudge(None, weights=flat, threshold=0.5).judge(text, TNT).label == SUPPORTED
     assert OfflineSupportJudge(None, weights=flat, threshold=0.6, partial_ratio=0.5).judge(text, TNT).label \
         == "partially_supported"
-    assert OfflineSupportJudge(None, weights=flat, threshold=0.9).judge(text, TNT).label == NOT_ADDRESSED
+    assert OfflineSupportJudge(None, weights=flat, threshold=0.9, partial_ratio=0.6).judge(text, TNT).label \
+        == NOT_ADDRESSED
+    default = OfflineSupportJudge(None, weights=flat, threshold=0.9)  # partial from PARTIAL_RATIO * 0.9
+    assert default.partial_threshold == pytest.approx(0.9 * PARTIAL_RATIO)
+    assert default.judge(text, TNT).label == ("partially_supported" if 0.9 * PARTIAL_RATIO <= 0.5 else NOT_ADDRESSED)
 
 
 def test_dense_weights_only_for_the_calibrated_embedder() -> None:
@@ -160,3 +173,81 @@ def test_true_cited_abstract_scores_higher_than_a_random_paper(shared_data: Path
         total += 1
     assert total >= 80
     assert wins / total >= 0.7
+
+
+def test_shipped_term_statistics_rank_rare_terms_above_common_ones(tmp_path: Path) -> None:
+    stats = default_term_statistics()
+    assert stats.documents > 100_000 and len(stats.df) > 10_000 and len(stats.background) >= 100
+    assert stats.idf(stem("trigram")) > stats.idf(stem("results")) > 0
+    assert stats.idf("zzqxunseen") >= stats.idf(stem("trigram"))  # unseen stems count as rare
+    copy = tmp_path / "df.json.gz"
+    save_term_statistics(TermStatistics(10, {"tagg": 3}, 2, "test", ("A background abstract.",)), copy)
+    loaded = load_term_statistics(copy)
+    assert loaded.df == {"tagg": 3} and loaded.background == ("A background abstract.",)
+    assert loaded.idf("tagg") < loaded.idf("other")
+    assert uniform_statistics().idf("a") == uniform_statistics().idf("b")
+    vectors = np.eye(2, 4, dtype=np.float32)
+    save_term_statistics(TermStatistics(10, {}, 2, "test", ("one.", "two."), "model-a", vectors), copy)
+    packed = load_term_statistics(copy)
+    assert packed.vectors_for("model-b") is None and packed.vectors_for("") is None
+    assert np.allclose(packed.vectors_for("model-a"), vectors)  # type: ignore[arg-type]
+
+
+def test_shipped_background_vectors_replace_embedding_for_their_model() -> None:
+    stats = default_term_statistics()
+    shipped = stats.vectors_for(stats.background_model)
+    assert shipped is not None and shipped.shape[0] == len(stats.background)
+    embed = BagOfWordsEmbedder(dim=shipped.shape[1])
+    judge = OfflineSupportJudge(embed, embed_id=stats.background_model)
+    judge.judge("TnT is a statistical tagger.", TNT)
+    assert not set(stats.background) & set(embed.texts)  # the background was not embedded again
+    other = BagOfWordsEmbedder()
+    OfflineSupportJudge(other, embed_id="").judge("TnT is a statistical tagger.", TNT)
+    assert set(stats.background) <= set(other.texts)  # an uncalibrated model embeds it once
+
+
+def test_rare_shared_terms_count_more_than_common_ones() -> None:
+    judge = OfflineSupportJudge(None)
+    # each claim shares two content words with the TnT abstract: rare ones vs. common ones
+    rare = judge.features("Trigrams help taggers of unseen languages.", TNT).as_dict()
+    common = judge.features("Evaluations present current frameworks for unseen languages.", TNT).as_dict()
+    assert rare["idf_all"] > common["idf_all"] and rare["rare_mass"] > common["rare_mass"]
+    assert judge.score("Trigrams help taggers of unseen languages.", TNT) > judge.score(
+        "Evaluations present current frameworks for unseen languages.", TNT)
+
+
+def test_title_coverage_rewards_naming_the_cited_work() -> None:
+    judge = OfflineSupportJudge(None)
+    named = judge.features("We tag with the statistical part-of-speech tagger TnT.", TNT).as_dict()
+    unnamed = judge.features("We tag our corpus before parsing it.", TNT).as_dict()
+    assert named["title_coverage"] > 0.5 > unnamed["title_coverage"]
+    untitled = paper_evidence("x", None, "Trigrams'n'Tags (TnT) is an efficient statistical tagger.")
+    assert judge.features("TnT is a tagger.", untitled).as_dict()["title_coverage"] == 0.0
+
+
+def test_contrast_features_compare_with_the_closest_background_abstracts() -> None:
+    background = ("Part-of-speech taggers assign word classes with statistical models.",
+                  "Dense retrieval encodes passages with neural networks.",
+                  "Graph neural networks learn node embeddings.",
+                  "Speech recognition with hidden Markov models.")
+    stats = TermStatistics(1000, {"tagg": 50, "statist": 200, "model": 400}, 5, "test", background)
+    judge = OfflineSupportJudge(BagOfWordsEmbedder(), embed_id="", term_statistics=stats)
+    generic = judge.features("Statistical taggers assign word classes.", TNT).as_dict()
+    specific = judge.features("A Markov model tagger performs as well as maximum entropy approaches.", TNT).as_dict()
+    assert generic["claim_background"] > specific["claim_background"]
+    assert specific["dense_contrast"] > generic["dense_contrast"]
+    assert specific["dense_contrast"] == pytest.approx(specific["dense_max"] - specific["claim_background"])
+    assert specific["idf_contrast"] > generic["idf_contrast"]
+    lexical = OfflineSupportJudge(None, term_statistics=stats).features("Statistical taggers.", TNT).as_dict()
+    assert lexical["dense_contrast"] == lexical["claim_background"] == 0.0
+
+
+def test_judging_is_fast_without_embedding() -> None:
+    judge = OfflineSupportJudge(None)
+    judge.judge("warm up the statistics", TNT)
+    claims = [f"Claim {i}: a Markov model tagger reaches high accuracy on corpus {i}." for i in range(100)]
+    started = time.perf_counter()
+    for claim in claims:
+        judge.judge(claim, TNT)
+    per_claim = (time.perf_counter() - started) / len(claims)
+    assert per_claim < 0.02  # typically ~1 ms; generous bound for a loaded machine
