@@ -1,0 +1,337 @@
+"""Language-server latency on a thesis-size project with the 113k-entry ACM DL bibliography.
+
+``python bench/lsp_latency.py [--quick] [--skip-peer]``
+
+Generates the project (20 chapters, 500 citations, ``acm-dl.bib.gz`` decompressed) into a
+temporary directory, then measures relatex's hover, completion, definition and
+diagnostics-after-edit latencies (p50/p95), its start time (cold and with a warm parse cache),
+and hover latency while a related-work generation runs; ``citation-langserver`` (installed into
+``.venv-peers`` by this script) is measured on the same files for the features it has.
+Prints a table and writes ``bench/results/lsp_latency.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from bench.make_thesis import make_thesis  # noqa: E402
+
+ACM_BIB = REPO.parent / "shared" / "data" / "acm-cr" / "acm-dl.bib.gz"
+PEERS = REPO / ".venv-peers"
+RESULTS = REPO / "bench" / "results" / "lsp_latency.json"
+CITE = re.compile(r"\\cite\{([^}]+)\}")
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"n": len(values), "p50_ms": round(percentile(values, 0.5), 2), "p95_ms": round(percentile(values, 0.95), 2),
+            "mean_ms": round(statistics.fmean(values), 2) if values else float("nan")}
+
+
+async def timed(pending: Awaitable[Any], start: float) -> tuple[float, Any]:
+    result = await pending
+    return (time.perf_counter() - start) * 1000.0, result
+
+
+def ensure_peer() -> Path | None:
+    """citation-langserver in its own venv (it pins an old pygls/pydantic)."""
+    exe = PEERS / "bin" / "citation-langserver"
+    if exe.exists():
+        return exe
+    try:
+        subprocess.run([sys.executable, "-m", "venv", str(PEERS)], check=True)
+        subprocess.run([str(PEERS / "bin" / "pip"), "install", "-q", "citation-langserver"], check=True)
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"citation-langserver unavailable: {exc}", file=sys.stderr)
+        return None
+    return exe if exe.exists() else None
+
+
+def cite_positions(text: str, limit: int, rng: random.Random) -> list[tuple[int, int]]:
+    """(offset inside a key, offset right after '{') of citations in ``text``."""
+    spots = [(m.start(1) + min(3, len(m.group(1)) - 1), m.start(1)) for m in CITE.finditer(text)]
+    rng.shuffle(spots)
+    return spots[:limit]
+
+
+def position(text: str, offset: int) -> types.Position:
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return types.Position(line=line, character=len(text[start:offset].encode("utf-16-le")) // 2)
+
+
+async def start_client(command: list[str], capabilities: types.ClientCapabilities, root: Path,
+                       options: dict[str, Any] | None, configuration: dict[str, Any]) -> tuple[LanguageClient, float]:
+    client = make_test_lsp_client()
+    client.set_configuration(configuration)
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        return types.ApplyWorkspaceEditResult(applied=False, failure_reason="benchmark: not applied")
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        return None
+
+    start = time.perf_counter()
+    await client.start_io(*command)
+    await client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=root.as_uri(), initialization_options=options))
+    return client, (time.perf_counter() - start) * 1000.0
+
+
+async def stop_client(client: LanguageClient) -> None:
+    try:
+        await asyncio.wait_for(client.shutdown_session(), 30)
+    except Exception:
+        if client._server is not None and client._server.returncode is None:
+            client._server.kill()
+    await asyncio.wait_for(client.stop(), 30)
+
+
+async def measure_requests(client: LanguageClient, uri: str, text: str, spots: list[tuple[int, int]],
+                           features: tuple[str, ...]) -> dict[str, list[float]]:
+    doc = types.TextDocumentIdentifier(uri=uri)
+    result: dict[str, list[float]] = {f: [] for f in features}
+    for inside, after_brace in spots:
+        if "hover" in features:
+            t0 = time.perf_counter()
+            ms, _ = await timed(client.text_document_hover_async(
+                types.HoverParams(text_document=doc, position=position(text, inside))), t0)
+            result["hover"].append(ms)
+        if "completion" in features:
+            t0 = time.perf_counter()
+            ms, _ = await timed(client.text_document_completion_async(
+                types.CompletionParams(text_document=doc, position=position(text, after_brace))), t0)
+            result["completion"].append(ms)
+        if "definition" in features:
+            t0 = time.perf_counter()
+            ms, _ = await timed(client.text_document_definition_async(
+                types.DefinitionParams(text_document=doc, position=position(text, inside))), t0)
+            result["definition"].append(ms)
+    return result
+
+
+async def wait_until(predicate: Callable[[], Any], timeout: float) -> float:
+    start = time.perf_counter()
+    while not predicate():
+        if time.perf_counter() - start > timeout:
+            raise TimeoutError("condition not met")
+        await asyncio.sleep(0.005)
+    return (time.perf_counter() - start) * 1000.0
+
+
+async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path, spots: list[tuple[int, int]],
+                        edits: int) -> dict[str, Any]:
+    command = [sys.executable, "-m", "relatex.server.cli", "serve"]
+    options = {"knowledgeBase": {"dataDir": str(kb_dir), "embeddingModel": "hashing-256"}, "debounceMs": 50,
+               "online": {"cacheDir": str(cache_dir)}}
+    caps = client_capabilities("visual-studio-code")
+    out: dict[str, Any] = {}
+    text = chapter.read_text(encoding="utf-8")
+    uri = chapter.resolve().as_uri()
+    for phase in ("cold", "warm"):
+        client, init_ms = await start_client(command, caps, root, options, {"relatex": {}})
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=uri, language_id="latex", version=1, text=text)))
+        first_ms = await wait_until(lambda client=client: uri in client.diagnostics, 600)
+        out[f"start_{phase}"] = {"initialize_ms": round(init_ms, 1), "first_diagnostics_ms": round(first_ms + init_ms, 1)}
+        if phase == "cold":
+            await stop_client(client)
+            continue
+        await asyncio.sleep(2.0)  # completion index built in the background
+        out.update({k: summary(v) for k, v in (await measure_requests(
+            client, uri, text, spots, ("hover", "completion", "definition"))).items()})
+        # diagnostics after an edit (a new undefined key each time)
+        latencies = []
+        version = 1
+        for number in range(edits):
+            key = f"undefinedKey{number}"
+            offset = text.index("\n\n", len(text) // 3)
+            new_text = text[:offset] + f" \\cite{{{key}}}" + text[offset:]
+            version += 1
+            start = time.perf_counter()
+            client.text_document_did_change(types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[types.TextDocumentContentChangePartial(
+                    range=types.Range(start=position(text, offset), end=position(text, offset)),
+                    text=f" \\cite{{{key}}}")]))
+            await wait_until(lambda key=key, client=client: any(
+                key in d.message for d in client.diagnostics.get(uri, [])), 120)
+            latencies.append((time.perf_counter() - start) * 1000.0)
+            text = new_text
+        out["diagnostics_after_edit"] = summary(latencies)
+        out["diagnostics_after_edit"]["debounce_ms"] = 50
+        # hover while a related-work generation runs
+        generation = asyncio.ensure_future(client.workspace_execute_command_async(types.ExecuteCommandParams(
+            command="relatex.generateRelatedWork", arguments=[uri])))
+        during: list[float] = []
+        doc = types.TextDocumentIdentifier(uri=uri)
+        started = time.perf_counter()
+        index = 0
+        while not generation.done() and time.perf_counter() - started < 120:
+            inside = spots[index % len(spots)][0]
+            index += 1
+            t0 = time.perf_counter()
+            ms, _ = await timed(client.text_document_hover_async(
+                types.HoverParams(text_document=doc, position=position(text, inside))), t0)
+            during.append(ms)
+            await asyncio.sleep(0.01)
+        generation_ms = (time.perf_counter() - started) * 1000.0
+        outcome = await generation
+        out["hover_during_generation"] = summary(during)
+        out["hover_during_generation"]["generation_ms"] = round(generation_ms, 1)
+        out["hover_during_generation"]["generation_outcome"] = {k: v for k, v in outcome.items() if k != "cited_keys"}
+        await stop_client(client)
+    return out
+
+
+async def bench_peer(exe: Path, root: Path, chapter: Path, bib: Path, spots: list[tuple[int, int]]) -> dict[str, Any]:
+    caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(configuration=True))
+    client, init_ms = await start_client([str(exe)], caps, root, None,
+                                         {"citation": {"bibliographies": [str(bib)]}})
+    text = chapter.read_text(encoding="utf-8")
+    uri = chapter.resolve().as_uri()
+    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+        uri=uri, language_id="latex", version=1, text=text)))
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
+        settings={"citation": {"bibliographies": [str(bib)]}}))
+    doc = types.TextDocumentIdentifier(uri=uri)
+    inside = spots[0][0]
+    loaded = time.perf_counter()
+    while True:
+        hover = await client.text_document_hover_async(types.HoverParams(text_document=doc,
+                                                                          position=position(text, inside)))
+        if hover is not None:
+            break
+        if time.perf_counter() - loaded > 60:
+            await stop_client(client)
+            return {"error": "the bibliography did not load within 60 s (its parser rejects the file; see stderr)"}
+        await asyncio.sleep(0.5)
+    out: dict[str, Any] = {"start": {"initialize_ms": round(init_ms, 1),
+                                     "bibliography_loaded_ms": round((time.perf_counter() - loaded) * 1000.0, 1)}}
+    out.update({k: summary(v) for k, v in (await measure_requests(
+        client, uri, text, spots, ("hover", "completion", "definition"))).items()})
+    await stop_client(client)
+    return out
+
+
+def build_kb(kb_dir: Path) -> None:
+    from relatex.retrieval.embedding import HashingEmbedder
+    from relatex.retrieval.knowledge_base import KnowledgeBase
+    from relatex.retrieval.sources import open_source
+
+    with KnowledgeBase.open(kb_dir / "default", embedder=HashingEmbedder(256)) as kb:
+        kb.index(open_source(REPO / "examples" / "demo" / "library.bib"))
+
+
+async def run_case(base: Path, name: str, bib: Path | None, args: argparse.Namespace) -> dict[str, Any]:
+    """One project (ACM DL bibliography or a synthetic one): relatex, then the peer."""
+    rng = random.Random(0)
+    started = time.perf_counter()
+    root = make_thesis(base / name, bib, chapters=20, citations=500)
+    print(f"{name}: project generated in {time.perf_counter() - started:.1f}s", file=sys.stderr)
+    chapter = root.parent / "chapters" / "ch05.tex"
+    spots = (cite_positions(chapter.read_text(encoding="utf-8"), args.samples, rng) * 3)[: args.samples]
+    results: dict[str, Any] = {
+        "project": {"chapters": 20, "citations": 500, "bib": bib.name if bib else "synthetic",
+                    "bib_bytes": (root.parent / "references.bib").stat().st_size},
+    }
+    results["relatex"] = await bench_relatex(root.parent, chapter, base / "kb", base / f"cache-{name}", spots,
+                                             args.edits)
+    print(f"{name}: relatex done", file=sys.stderr)
+    peer = None if args.skip_peer else ensure_peer()
+    if peer is not None:
+        try:
+            results["citation-langserver"] = await bench_peer(peer, root.parent, chapter,
+                                                              root.parent / "references.bib", spots)
+        except Exception as exc:
+            results["citation-langserver"] = {"error": str(exc)}
+    return results
+
+
+async def main_async(args: argparse.Namespace) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix="relatex-lsp-bench-") as tmp:
+        base = Path(tmp)
+        build_kb(base / "kb")
+        results: dict[str, Any] = {"machine": {"cpus": os.cpu_count()}}
+        if ACM_BIB.exists():
+            results["acm_dl"] = await run_case(base, "acm", ACM_BIB, args)
+            write(results)
+        results["synthetic"] = await run_case(base, "synthetic", None, args)
+        return results
+
+
+def write(results: dict[str, Any]) -> None:
+    RESULTS.parent.mkdir(parents=True, exist_ok=True)
+    RESULTS.write_text(json.dumps(results, indent=2) + "\n", encoding="utf-8")
+
+
+def table(results: dict[str, Any]) -> str:
+    rows = ["| bibliography | server | feature | n | p50 ms | p95 ms | target |", "|---|---|---|---:|---:|---:|---|"]
+    targets = {"hover": "p95 < 20", "completion": "< 50", "definition": "-",
+               "diagnostics_after_edit": "< 200", "hover_during_generation": "< 50"}
+    for case in ("acm_dl", "synthetic"):
+        if case not in results:
+            continue
+        data_case = results[case]
+        label = f"{data_case['project']['bib']} ({data_case['project']['bib_bytes'] / 1e6:.1f} MB)"
+        for server in ("relatex", "citation-langserver"):
+            data = data_case.get(server, {})
+            if "error" in data:
+                rows.append(f"| {label} | {server} | - | - | - | - | {data['error']} |")
+                continue
+            for feature, target in targets.items():
+                if feature in data and "p50_ms" in data[feature]:
+                    s = data[feature]
+                    rows.append(f"| {label} | {server} | {feature} | {s['n']} | {s['p50_ms']} | {s['p95_ms']} | {target} |")
+            for phase in ("start_cold", "start_warm"):
+                if phase in data:
+                    rows.append(f"| {label} | {server} | {phase}: initialize / first diagnostics | 1 | "
+                                f"{data[phase]['initialize_ms']} | {data[phase]['first_diagnostics_ms']} | warm < 2000 |")
+            if "start" in data:
+                rows.append(f"| {label} | {server} | start: initialize / bibliography loaded | 1 | "
+                            f"{data['start']['initialize_ms']} | {data['start']['bibliography_loaded_ms']} | - |")
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--samples", type=int, default=60, help="positions measured per feature")
+    parser.add_argument("--edits", type=int, default=15, help="edits for diagnostics-after-edit")
+    parser.add_argument("--skip-peer", action="store_true", help="do not run citation-langserver")
+    args = parser.parse_args()
+    results = asyncio.run(main_async(args))
+    write(results)
+    print(table(results))
+    print(f"\nwritten to {RESULTS.relative_to(REPO)}")
+
+
+if __name__ == "__main__":
+    main()

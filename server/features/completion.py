@@ -1,0 +1,300 @@
+"""Completion inside ``\\cite{...}`` (every cite variant, after a comma too).
+
+First the draft's .bib keys ranked by BM25 of the surrounding sentence against each entry's
+title, keywords and abstract (plain prefix order until the index is built), then
+knowledge-base papers not yet in the .bib; choosing one of those runs ``relatex.addEntry``,
+which appends its rendered BibTeX entry to the draft's bibliography.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import logging
+from collections.abc import Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from relatex.analysis.bibtex_model import BibEntry
+from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
+from relatex.server.features.hover import build_card, snapshot_for
+from relatex.server.workspace_state import ProjectSnapshot, optional_module, text_hash, uri_to_path
+
+if TYPE_CHECKING:
+    from relatex.server.lsp_server import RelatexServer
+
+log = logging.getLogger(__name__)
+
+MAX_BIB_ITEMS = 100
+MAX_KB_ITEMS = 10
+KB_WAIT_S = 0.025
+ADD_ENTRY_COMMAND = "relatex.addEntry"
+
+
+@dataclass
+class KeyRanker:
+    """Keys of a set of .bib files: sorted for prefix lookup, plus a BM25 index when built."""
+
+    signature: tuple[str, ...]
+    keys: list[str]
+    lowered: list[tuple[str, str]]  # (lower-case key, key), sorted
+    index: Any = None  # relatex.retrieval.lexical.LexicalIndex over keys
+    building: bool = False
+    style: str = ""  # the draft's citation-key style (writing.citation_keys)
+    dois: frozenset[str] = frozenset()
+
+    def unique(self, base: str) -> str:
+        """``base`` or a suffixed variant no existing key uses (case-insensitively)."""
+        clashing = self.by_prefix(base, 10_000)
+        if base.lower() not in {k.lower() for k in clashing}:
+            return base
+        keys_module = optional_module("writing.citation_keys")
+        if keys_module is None:
+            return f"{base}-{len(clashing) + 1}"
+        return str(keys_module.unique_key(base, set(clashing), self.style))
+
+    def by_prefix(self, prefix: str, limit: int) -> list[str]:
+        low = prefix.lower()
+        start = bisect.bisect_left(self.lowered, (low, ""))
+        out: list[str] = []
+        for lowered, key in self.lowered[start:]:
+            if not lowered.startswith(low) or len(out) >= limit:
+                break
+            out.append(key)
+        return out
+
+    def ranked(self, sentence: str, prefix: str, exclude: set[str], limit: int) -> tuple[list[str], bool]:
+        """Keys for the cursor: relevance first, then prefix order; and whether the list is cut."""
+        low = prefix.lower()
+        chosen: list[str] = []
+        if self.index is not None and sentence.strip():
+            for key, _score in self.index.search(sentence, k=limit * 3 if not low else 2000):
+                if key in exclude or not key.lower().startswith(low):
+                    continue
+                chosen.append(key)
+                if len(chosen) >= limit:
+                    break
+        seen = set(chosen)
+        pool = self.by_prefix(prefix, limit * 2 + len(exclude)) if low else self.keys[: limit * 2 + len(exclude)]
+        for key in pool:
+            if len(chosen) >= limit:
+                break
+            if key not in seen and key not in exclude:
+                chosen.append(key)
+                seen.add(key)
+        total = len(self.keys) if not low else len(self.by_prefix(prefix, limit + 1))
+        return chosen, total > len(chosen)
+
+
+_rankers: dict[tuple[str, ...], KeyRanker] = {}
+_latest: list[KeyRanker] = []
+
+
+LARGE_BIBLIOGRAPHY = 20_000  # beyond this many entries, abstracts are left out of the ranking index
+
+
+def _entry_text(entry: BibEntry, with_abstract: bool = True) -> str:
+    parts = [entry.title_plain or entry.get("title", "") or "", entry.get("keywords", "") or "",
+             (entry.get("abstract", "") or "")[:400] if with_abstract else ""]
+    return " ".join(p for p in parts if p)
+
+
+def signature_of(snapshot: ProjectSnapshot) -> tuple[str, ...]:
+    return tuple(sorted(f"{p}:{b.content_hash or text_hash(b.text)}" for p, b in snapshot.bibs.items()))
+
+
+def ranker_for(snapshot: ProjectSnapshot) -> KeyRanker:
+    """The key ranker of a snapshot's bibliographies (built once per set of .bib contents)."""
+    signature = signature_of(snapshot)
+    ranker = _rankers.get(signature)
+    if ranker is None:
+        entries = snapshot.entries_by_key()
+        keys = list(entries)
+        keys_module = optional_module("writing.citation_keys")
+        style = keys_module.detect_key_style(keys[:5000]) if keys_module is not None else ""
+        ranker = KeyRanker(signature, keys, sorted((k.lower(), k) for k in keys), style=style,
+                           dois=frozenset(e.doi.lower() for e in entries.values() if e.doi))
+        if len(_rankers) > 4:
+            _rankers.clear()
+        _rankers[signature] = ranker
+        _latest[:] = [ranker]
+    return ranker
+
+
+def current_ranker(snapshot: ProjectSnapshot) -> KeyRanker:
+    """The snapshot's ranker when built, else the latest one (keys of a moment ago), else empty."""
+    ranker = _rankers.get(signature_of(snapshot))
+    if ranker is not None:
+        return ranker
+    if _latest:
+        return _latest[0]
+    if len(snapshot.entries_by_key()) <= 5000:
+        return ranker_for(snapshot)
+    return KeyRanker((), [], [])
+
+
+def build_index(snapshot: ProjectSnapshot) -> None:
+    """Build the key list and BM25 index of a snapshot's entries (background work)."""
+    ranker = ranker_for(snapshot)
+    if ranker.index is not None or ranker.building:
+        return
+    ranker.building = True
+    lexical = optional_module("retrieval.lexical")
+    if lexical is None:
+        return
+    entries = snapshot.entries_by_key()
+    with_abstract = len(entries) <= LARGE_BIBLIOGRAPHY
+    ranker.index = lexical.LexicalIndex.build((key, _entry_text(entry, with_abstract))
+                                              for key, entry in entries.items())
+
+
+class KbSuggestions:
+    """Knowledge-base searches for completion, cached per sentence; never awaited for long."""
+
+    def __init__(self) -> None:
+        self.results: dict[str, list[Any]] = {}
+        self.pending: dict[str, Future[list[Any]]] = {}
+
+    def lookup(self, server: RelatexServer, sentence: str) -> tuple[list[Any] | None, Future[list[Any]] | None]:
+        digest = text_hash(sentence)
+        if digest in self.results:
+            return self.results[digest], None
+        future = self.pending.get(digest)
+        if future is None:
+            state = server.state
+
+            def search() -> list[Any]:
+                kb = state.knowledge_base()
+                if kb is None or not sentence.strip():
+                    return []
+                with state.kb_lock:
+                    hits = kb.search(sentence, k=MAX_KB_ITEMS * 3)
+                return [hit.record for hit in hits]
+
+            future = state.executor.submit(search)
+            self.pending[digest] = future
+
+            def done(fut: Future[list[Any]]) -> None:
+                self.pending.pop(digest, None)
+                if not fut.cancelled() and fut.exception() is None:
+                    if len(self.results) > 256:
+                        self.results.clear()
+                    self.results[digest] = fut.result()
+
+            future.add_done_callback(done)
+        return None, future
+
+
+def _item_range(server: RelatexServer, uri: str, start: int, end: int) -> types.Range:
+    doc = server.state.document(uri)
+    assert doc is not None
+    return doc.mapper().range(start, end)
+
+
+def bib_items(keys: Sequence[str], snapshot: ProjectSnapshot, rng: types.Range) -> list[types.CompletionItem]:
+    entries = snapshot.entries_by_key()
+    items = []
+    for rank, key in enumerate(keys):
+        entry = entries.get(key)
+        title = (entry.title_plain or entry.get("title", "") or "") if entry else ""
+        year = f" ({entry.year})" if entry and entry.year else ""
+        items.append(types.CompletionItem(
+            label=key,
+            kind=types.CompletionItemKind.Reference,
+            detail=(title[:80] + year) if title else None,
+            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                              value=build_card(key, entry, None, None)),
+            sort_text=f"0{rank:05d}",
+            filter_text=key,
+            text_edit=types.TextEdit(range=rng, new_text=key),
+        ))
+    return items
+
+
+def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, rng: types.Range,
+             prefix: str) -> list[types.CompletionItem]:
+    """Knowledge-base papers not yet in the .bib, each adding its entry when chosen."""
+    keys_module = optional_module("writing.citation_keys")
+    items: list[types.CompletionItem] = []
+    proposed: set[str] = set()
+    for record in records:
+        if len(items) >= MAX_KB_ITEMS:
+            break
+        if record.doi and record.doi.lower() in ranker.dois:
+            continue
+        if keys_module is not None:
+            key = ranker.unique(keys_module.base_key(record, ranker.style))
+        else:
+            key = ranker.unique((record.first_author_surname().lower() or "paper") + str(record.year or ""))
+        if key in proposed:
+            continue
+        proposed.add(key)
+        if prefix and not (key.lower().startswith(prefix.lower()) or prefix.lower() in record.title.lower()):
+            continue
+        items.append(types.CompletionItem(
+            label=key,
+            kind=types.CompletionItemKind.Reference,
+            detail=f"new from the knowledge base: {record.title[:70]} ({record.year or 'n.d.'})",
+            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                              value=build_card(key, None, record, None).replace(
+                                                  f"`{key}` is not defined in the bibliography.",
+                                                  "Choosing it adds this entry to the bibliography.")),
+            sort_text=f"1{len(items):05d}",
+            filter_text=f"{key} {prefix}" if prefix else key,
+            text_edit=types.TextEdit(range=rng, new_text=key),
+            command=types.Command(title="Add the BibTeX entry", command=ADD_ENTRY_COMMAND,
+                                  arguments=[record.id, key, uri]),
+        ))
+    return items
+
+
+def register(server: RelatexServer) -> None:
+    suggestions = KbSuggestions()
+
+    def build_logged(snapshot: ProjectSnapshot) -> None:
+        try:
+            build_index(snapshot)
+        except Exception as exc:
+            server.report_once("completion index", exc)
+
+    def on_snapshot(snapshot: ProjectSnapshot) -> None:
+        ranker = _rankers.get(signature_of(snapshot))
+        if ranker is None or (ranker.index is None and not ranker.building):
+            server.state.executor.submit(build_logged, snapshot)
+
+    server.analysis_hooks.append(on_snapshot)
+
+    @server.feature(types.TEXT_DOCUMENT_COMPLETION,
+                    types.CompletionOptions(trigger_characters=["{", ","], resolve_provider=False))
+    @server.guarded("completion")
+    async def complete(params: types.CompletionParams) -> types.CompletionList | None:
+        uri = params.text_document.uri
+        doc = server.state.document(uri)
+        if doc is None:
+            return None
+        offset = doc.mapper().offset(params.position)
+        ctx = cite_context(doc.text, offset)
+        if ctx is None:
+            return None
+        snapshot = snapshot_for(server, uri_to_path(uri))
+        if snapshot is None:
+            return types.CompletionList(is_incomplete=True, items=[])
+        start, end = sentence_around(doc.text, offset)
+        sentence = rough_plain(doc.text[start:end])
+        rng = _item_range(server, uri, ctx.prefix_start, ctx.key_end)
+        ranker = current_ranker(snapshot)
+        indexed = ranker.index is not None
+        keys, cut = ranker.ranked(sentence, ctx.prefix, set(ctx.existing), MAX_BIB_ITEMS)
+        items = bib_items(keys, snapshot, rng)
+        records, pending = suggestions.lookup(server, sentence)
+        if records is None and pending is not None:
+            try:
+                records = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), KB_WAIT_S)
+            except TimeoutError:
+                records = None
+                cut = True
+        items.extend(kb_items(records or [], ranker, uri, rng, ctx.prefix))
+        return types.CompletionList(is_incomplete=cut or not indexed, items=items)

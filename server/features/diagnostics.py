@@ -1,0 +1,151 @@
+"""Diagnostics: the syntax pass (fast) and the publishing of every finding as an LSP diagnostic.
+
+Each diagnostic has source ``relatex``, the finding's stable code and, in ``data``, what its
+quick fix needs (the code, the file and the finding's own data).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from relatex.analysis.findings import Code, Finding, Severity
+from relatex.server.positions import PositionMapper
+from relatex.server.workspace_state import ProjectSnapshot, analyse_root, optional_module, path_to_uri
+
+if TYPE_CHECKING:
+    from relatex.server.lsp_server import RelatexServer
+
+log = logging.getLogger(__name__)
+
+SEVERITY = {
+    Severity.ERROR: types.DiagnosticSeverity.Error,
+    Severity.WARNING: types.DiagnosticSeverity.Warning,
+    Severity.INFORMATION: types.DiagnosticSeverity.Information,
+    Severity.HINT: types.DiagnosticSeverity.Hint,
+}
+UNNECESSARY = {Code.UNUSED_ENTRY}
+
+
+def _json_safe(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return {str(k): _json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_json_safe(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def to_diagnostic(finding: Finding, mapper: PositionMapper) -> types.Diagnostic:
+    data = {"code": finding.code.value, "path": str(finding.path), "start": finding.start,
+            "end": finding.end, **_json_safe(dict(finding.data))}
+    tags = [types.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY else None
+    return types.Diagnostic(
+        range=mapper.range(finding.start, finding.end),
+        message=finding.message,
+        severity=types.DiagnosticSeverity.Hint if finding.code == Code.UNUSED_ENTRY
+        else SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
+        code=finding.code.value,
+        source="relatex",
+        data=data,
+        tags=tags,
+    )
+
+
+_mappers: dict[Path, PositionMapper] = {}  # kept across passes: a large .bib is indexed once
+
+
+def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
+                        files: Iterable[Path]) -> dict[Path, list[types.Diagnostic]]:
+    """Group findings per file as diagnostics; every file of ``files`` gets a (maybe empty) list."""
+    result: dict[Path, list[types.Diagnostic]] = {path: [] for path in files}
+    mappers = _mappers
+    for finding in sorted(findings, key=Finding.sort_key):
+        text = texts.get(finding.path)
+        if text is None:
+            try:
+                text = finding.path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                text = ""
+        mapper = mappers.get(finding.path)
+        if mapper is None or mapper.text is not text:
+            mapper = mappers[finding.path] = PositionMapper(text)
+        result.setdefault(finding.path, []).append(to_diagnostic(finding, mapper))
+    return result
+
+
+def publish(server: RelatexServer, root: Path, per_file: Mapping[Path, list[types.Diagnostic]]) -> None:
+    """Replace the diagnostics ``root`` contributes to each file and publish the union."""
+    state = server.state
+    touched: set[str] = set()
+    for uri, per_root in state.diagnostics.items():
+        if root in per_root:
+            per_root.pop(root)
+            touched.add(uri)
+    for path, diagnostics in per_file.items():
+        uri = path_to_uri(path)
+        state.diagnostics.setdefault(uri, {})[root] = diagnostics
+        touched.add(uri)
+    for uri in sorted(touched):
+        merged = [d for per_root in state.diagnostics.get(uri, {}).values() for d in per_root]
+        if state.last_published.get(uri) == merged:
+            continue  # unchanged (e.g. a large .bib while typing in a chapter): nothing to send
+        state.last_published[uri] = merged
+        doc = state.document(uri)
+        server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=merged, version=doc.version if doc else None)
+        )
+
+
+def publish_snapshot(server: RelatexServer, snapshot: ProjectSnapshot) -> None:
+    background = server.state.background.get(snapshot.root)
+    findings: list[Finding] = list(snapshot.findings)
+    if background is not None and background.generation == snapshot.generation:
+        findings.extend(background.findings)
+    publish(server, snapshot.root, diagnostics_by_file(findings, snapshot.texts, snapshot.files()))
+
+
+async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
+    """Syntax pass of ``root`` in the executor, publish, then start the background checks."""
+    state = server.state
+    try:
+        snapshot = await state.run(analyse_root, root, state.overlays(), server.settings, generation)
+    except Exception as exc:
+        server.report_once("analysis", exc)
+        return
+    if state.generation(root) != generation:
+        return  # a newer change is pending: never publish stale results
+    if snapshot.error is not None and snapshot.project is None:
+        log.warning("relatex: cannot analyse %s: %s", root, snapshot.error)
+        return
+    from relatex.server.features.checks import carry_over, start_background_checks
+
+    carried = carry_over(state.background.get(root), state.snapshots.get(root), snapshot)
+    if carried is not None:
+        state.background[root] = carried
+    state.snapshots[root] = snapshot
+    for path in snapshot.files():
+        state.root_of[path] = root
+    publish_snapshot(server, snapshot)
+    for hook in server.analysis_hooks:
+        hook(snapshot)
+    start_background_checks(server, snapshot)
+
+
+def publish_standalone_bib(server: RelatexServer, path: Path) -> None:
+    """Parse findings of a .bib file that no open project uses."""
+    bibtex = optional_module("analysis.bibtex")
+    text = server.state.text_of(path)
+    if bibtex is None or text is None:
+        return
+    bib = bibtex.parse_bib_text(text, path)
+    publish(server, path, diagnostics_by_file(bib.findings, {path: text}, [path]))
+
+
+def register(server: RelatexServer) -> None:
+    """Diagnostics are pushed; nothing to register beyond the analysis hooks."""

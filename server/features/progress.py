@@ -1,0 +1,109 @@
+"""Work-done progress for long commands, with cancellation from the client.
+
+A :class:`ProgressTask` is created on the event loop; its ``report`` and ``cancelled`` are safe
+to call from executor threads. The client cancels through ``window/workDoneProgress/cancel``
+(the progress token) or ``$/cancelRequest`` (the command's request task).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import uuid
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+if TYPE_CHECKING:
+    from relatex.server.lsp_server import RelatexServer
+
+log = logging.getLogger(__name__)
+
+
+class Cancelled(Exception):
+    """The user cancelled the operation."""
+
+
+class ProgressTask:
+    """One progress bar: begin / report (percentage and stage) / end, and a cancel flag."""
+
+    def __init__(self, server: RelatexServer, title: str) -> None:
+        self.server = server
+        self.title = title
+        self.token: str | None = None
+        self.cancel_event = threading.Event()
+        self.loop = asyncio.get_running_loop()
+        self._last = -1
+
+    async def __aenter__(self) -> ProgressTask:
+        caps = self.server.client_capabilities
+        supported = bool(caps and caps.window and caps.window.work_done_progress)
+        if supported:
+            token = f"relatex-{uuid.uuid4()}"
+            try:
+                await self.server.work_done_progress.create_async(token)
+                self.token = token
+                future = self.server.work_done_progress.tokens.get(token)
+                if future is not None:
+                    future.add_done_callback(lambda f: self.cancel_event.set() if f.cancelled() else None)
+                self.server.work_done_progress.begin(token, types.WorkDoneProgressBegin(
+                    title=self.title, cancellable=True, percentage=0))
+            except Exception as exc:
+                log.warning("progress unavailable: %s", exc)
+                self.token = None
+        return self
+
+    async def __aexit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is not None and issubclass(exc_type, asyncio.CancelledError):  # type: ignore[arg-type]
+            self.cancel_event.set()
+        self.end("cancelled" if self.cancel_event.is_set() else ("failed" if exc_type else "done"))
+
+    def cancelled(self) -> bool:
+        return self.cancel_event.is_set()
+
+    def check(self) -> None:
+        if self.cancelled():
+            raise Cancelled(f"{self.title}: cancelled")
+
+    def report(self, message: str, fraction: float) -> None:
+        """Report a stage and a fraction in [0, 1]; callable from any thread."""
+        percentage = max(0, min(100, int(fraction * 100)))
+        if self.token is None:
+            return
+        value = types.WorkDoneProgressReport(message=message, percentage=percentage, cancellable=True)
+        token = self.token
+        self._last = percentage
+        try:
+            self.loop.call_soon_threadsafe(self.server.work_done_progress.report, token, value)
+        except RuntimeError:  # loop closed during shutdown
+            pass
+
+    def sub(self, low: float, high: float, stage: str) -> ProgressCallback:
+        """A ``progress(message, fraction)`` callback mapped into ``[low, high]``."""
+        return ProgressCallback(self, low, high, stage)
+
+    def end(self, message: str) -> None:
+        if self.token is None:
+            return
+        token, self.token = self.token, None
+        self.server.work_done_progress.end(token, types.WorkDoneProgressEnd(message=message))
+        self.server.work_done_progress.tokens.pop(token, None)
+
+
+class ProgressCallback:
+    """Accepts ``(message, fraction)`` or ``(done, total)`` calls from the domain code."""
+
+    def __init__(self, task: ProgressTask, low: float, high: float, stage: str) -> None:
+        self.task, self.low, self.high, self.stage = task, low, high, stage
+
+    def __call__(self, first: object, second: object = None) -> None:
+        if isinstance(first, str):
+            message, fraction = first, float(second) if isinstance(second, int | float) else 0.0
+        elif isinstance(first, int | float) and isinstance(second, int | float) and second:
+            message, fraction = self.stage, float(first) / float(second)
+        else:
+            message, fraction = self.stage, 0.0
+        fraction = max(0.0, min(1.0, fraction))
+        self.task.report(f"{self.stage}: {message}" if message != self.stage else message,
+                         self.low + (self.high - self.low) * fraction)

@@ -1,0 +1,121 @@
+"""The relatex language server: a pygls ``LanguageServer`` wired to one module per feature.
+
+Features live in ``relatex.server.features.*``; each exposes ``register(server)``. A feature
+that fails is logged and reported once to the user; the server stays up.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+
+from relatex.server.config import RelatexSettings
+from relatex.server.workspace_state import WorkspaceState
+
+log = logging.getLogger(__name__)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+SERVER_NAME = "relatex"
+SERVER_VERSION = "0.1.0"
+
+FEATURE_MODULES = (
+    "configuration",
+    "sync",
+    "diagnostics",
+    "hover",
+    "completion",
+    "navigation",
+    "code_actions",
+    "generate_action",
+    "commands",
+)
+
+
+class RelatexServer(LanguageServer):
+    """The language server with its workspace state."""
+
+    def __init__(self, settings: RelatexSettings | None = None) -> None:
+        super().__init__(SERVER_NAME, SERVER_VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        self.state = WorkspaceState(settings)
+        self.init_options: dict[str, Any] = {}
+        self._reported: set[str] = set()
+        self.analysis_hooks: list[Callable[..., Any]] = []
+
+    @property
+    def settings(self) -> RelatexSettings:
+        return self.state.settings
+
+    def warn(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
+        """Show a message to the user (stderr-logged too)."""
+        log.warning("%s", message)
+        try:
+            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
+        except Exception:  # no client connected (unit use)
+            log.debug("showMessage failed", exc_info=True)
+
+    def report_once(self, feature: str, exc: BaseException) -> None:
+        """Log a feature failure; tell the user the first time that feature fails."""
+        log.error("relatex: %s failed: %s\n%s", feature, exc,
+                  "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        if feature not in self._reported:
+            self._reported.add(feature)
+            self.warn(f"relatex: {feature} failed: {exc} (details in the server log)", types.MessageType.Error)
+
+    def guarded(self, feature: str, default: Any = None) -> Callable[[F], F]:
+        """Decorator: exceptions of a handler are reported once and ``default`` is returned."""
+
+        def wrap(func: F) -> F:
+            if inspect.iscoroutinefunction(func):
+
+                @functools.wraps(func)
+                async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                    try:
+                        return await func(*args, **kwargs)
+                    except Exception as exc:
+                        self.report_once(feature, exc)
+                        return default
+
+                return async_wrapper  # type: ignore[return-value]
+
+            @functools.wraps(func)
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                try:
+                    return func(*args, **kwargs)
+                except Exception as exc:
+                    self.report_once(feature, exc)
+                    return default
+
+            return wrapper  # type: ignore[return-value]
+
+        return wrap
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        log.error("relatex: server error: %s", error)
+        self.report_once("server", error)
+
+
+def create_server(settings: RelatexSettings | None = None) -> RelatexServer:
+    """A server with every feature module registered."""
+    import importlib
+
+    server = RelatexServer(settings)
+    for name in FEATURE_MODULES:
+        module = importlib.import_module(f"relatex.server.features.{name}")
+        module.register(server)
+
+    @server.feature(types.SHUTDOWN)
+    def on_shutdown(*args: object) -> None:
+        from relatex.server.features.checks import shutdown_background
+
+        shutdown_background(server.state)
+        server.state.shutdown()
+
+    return server

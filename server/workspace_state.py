@@ -1,0 +1,355 @@
+"""What the server knows: open documents, one project model per root file, analysis results.
+
+Everything here is mutated on the event-loop thread only; CPU work (loading a project,
+checking it, verifying entries, judging claims) runs in a background executor on immutable
+inputs (a copy of the overlays), and its result is kept only when the root's generation
+counter has not moved meanwhile, so stale results are never published.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import importlib
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.findings import Finding
+from relatex.analysis.project_model import LatexProject
+from relatex.retrieval.records import PaperRecord
+from relatex.server.config import RelatexSettings
+from relatex.server.positions import PositionMapper
+
+log = logging.getLogger(__name__)
+
+_missing_logged: set[str] = set()
+
+
+def optional_module(name: str) -> ModuleType | None:
+    """Import ``relatex.<name>`` or return None (logged once): a missing area degrades one feature."""
+    try:
+        return importlib.import_module(f"relatex.{name}")
+    except ImportError as exc:
+        if name not in _missing_logged:
+            _missing_logged.add(name)
+            log.warning("relatex.%s is not available (%s); the features using it are off", name, exc)
+        return None
+
+
+def uri_to_path(uri: str) -> Path:
+    """The absolute resolved file path of a ``file://`` URI."""
+    parsed = urlparse(uri)
+    if parsed.scheme not in ("file", ""):
+        raise ValueError(f"not a file URI: {uri}")
+    return Path(unquote(parsed.path)).resolve()
+
+
+def path_to_uri(path: Path) -> str:
+    return path.resolve().as_uri()
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
+
+
+@dataclass
+class OpenDocument:
+    """A document the editor has open: its text is authoritative over the disk."""
+
+    uri: str
+    path: Path
+    version: int
+    text: str
+    language_id: str = ""
+    _mapper: PositionMapper | None = field(default=None, repr=False, compare=False)
+
+    def mapper(self) -> PositionMapper:
+        """Position conversion for the current text (rebuilt only after a change)."""
+        if self._mapper is None or self._mapper.text is not self.text:
+            self._mapper = PositionMapper(self.text)
+        return self._mapper
+
+
+@dataclass(frozen=True)
+class ProjectSnapshot:
+    """The result of one syntax pass over a root file (immutable, published as a whole)."""
+
+    root: Path
+    generation: int
+    project: LatexProject | None
+    bibs: Mapping[Path, BibFile]
+    findings: tuple[Finding, ...]
+    texts: Mapping[Path, str]  # text each offset refers to, per file (tex and bib)
+    error: str | None = None
+
+    @cached_property
+    def key_index(self) -> dict[str, BibEntry]:
+        result: dict[str, BibEntry] = {}
+        for bib in self.bibs.values():
+            for entry in bib.entries:
+                result.setdefault(entry.key, entry)
+        return result
+
+    @cached_property
+    def key_entries(self) -> dict[str, list[BibEntry]]:
+        """Every entry of each key (duplicates included), over all .bib files."""
+        result: dict[str, list[BibEntry]] = {}
+        for bib in self.bibs.values():
+            for entry in bib.entries:
+                result.setdefault(entry.key, []).append(entry)
+        return result
+
+    def entries_by_key(self) -> dict[str, BibEntry]:
+        """First entry of each key over all the project's .bib files (computed once)."""
+        return self.key_index
+
+    def files(self) -> set[Path]:
+        paths = set(self.texts)
+        if self.project is not None:
+            paths.update(self.project.files)
+            paths.update(self.project.bib_paths())
+        paths.update(self.bibs)
+        return paths
+
+
+@dataclass
+class BackgroundResults:
+    """Verification and claim-support results of the latest background pass of a root."""
+
+    generation: int = -1
+    findings: tuple[Finding, ...] = ()
+    verdicts: dict[str, Any] = field(default_factory=dict)  # key -> BibVerdict
+    records: dict[str, PaperRecord] = field(default_factory=dict)  # key -> resolved record
+    claims: list[Any] = field(default_factory=list)  # ClaimResult
+
+
+class WorkspaceState:
+    """Documents, roots, snapshots and caches of one server instance."""
+
+    def __init__(self, settings: RelatexSettings | None = None, max_workers: int = 2) -> None:
+        self.settings = settings or RelatexSettings()
+        self.documents: dict[str, OpenDocument] = {}
+        self.root_of: dict[Path, Path] = {}
+        self.snapshots: dict[Path, ProjectSnapshot] = {}
+        self.background: dict[Path, BackgroundResults] = {}
+        self.generations: dict[Path, int] = {}
+        self.executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="relatex")
+        self.kb_lock = threading.RLock()
+        self.cache_lock = threading.Lock()
+        self.verdict_cache: dict[str, Any] = {}  # entry text hash -> BibVerdict
+        self.record_cache: dict[str, PaperRecord | None] = {}  # entry text hash -> record
+        self.claim_cache: dict[Any, Any] = {}
+        self.summary_cache: dict[str, str] = {}  # record id -> LLM summary
+        self._kb: Any = None
+        self._kb_failed: str | None = None
+        self._pending: dict[Path, asyncio.Task[None]] = {}
+        self.closing = False
+        self.diagnostics: dict[str, dict[Path, list[Any]]] = {}  # uri -> root -> diagnostics
+        self.last_published: dict[str, list[Any]] = {}
+
+    # -- documents ------------------------------------------------------------------------
+    def open(self, uri: str, version: int, text: str, language_id: str = "") -> OpenDocument:
+        doc = OpenDocument(uri=uri, path=uri_to_path(uri), version=version, text=text, language_id=language_id)
+        self.documents[uri] = doc
+        return doc
+
+    def close(self, uri: str) -> OpenDocument | None:
+        return self.documents.pop(uri, None)
+
+    def document(self, uri: str) -> OpenDocument | None:
+        return self.documents.get(uri)
+
+    def document_for_path(self, path: Path) -> OpenDocument | None:
+        for doc in self.documents.values():
+            if doc.path == path:
+                return doc
+        return None
+
+    def overlays(self) -> dict[Path, str]:
+        return {doc.path: doc.text for doc in self.documents.values()}
+
+    def text_of(self, path: Path) -> str | None:
+        """The editor's text of a file when open, else the disk's (None when unreadable)."""
+        doc = self.document_for_path(path)
+        if doc is not None:
+            return doc.text
+        try:
+            return path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+
+    # -- roots and generations --------------------------------------------------------------
+    def roots_for(self, path: Path) -> set[Path]:
+        """The roots whose project contains ``path`` (a .tex file or a .bib file)."""
+        roots = {root for root, snap in self.snapshots.items() if path in snap.files()}
+        if path in self.root_of:
+            roots.add(self.root_of[path])
+        return roots
+
+    def find_root(self, path: Path) -> Path:
+        module = optional_module("analysis.latex_project")
+        if module is None:
+            return path
+        try:
+            return Path(module.find_root(path, self.overlays())).resolve()
+        except Exception:  # a broken magic comment must not lose the document
+            log.exception("find_root failed for %s", path)
+            return path
+
+    def bump(self, root: Path) -> int:
+        self.generations[root] = self.generations.get(root, 0) + 1
+        return self.generations[root]
+
+    def generation(self, root: Path) -> int:
+        """The root's change counter (-1 once the server is shutting down: all work is stale)."""
+        return -1 if self.closing else self.generations.get(root, 0)
+
+    # -- debounce -----------------------------------------------------------------------------
+    def schedule(self, root: Path, delay_s: float, job: Callable[[Path, int], Any]) -> None:
+        """Run ``job(root, generation)`` after ``delay_s`` unless another change comes first."""
+        generation = self.bump(root)
+        previous = self._pending.pop(root, None)
+        if previous is not None and not previous.done():
+            previous.cancel()
+
+        async def later() -> None:
+            if delay_s > 0:
+                await asyncio.sleep(delay_s)
+            if self.generation(root) != generation:
+                return
+            result = job(root, generation)
+            if asyncio.iscoroutine(result):
+                await result
+
+        self._pending[root] = asyncio.get_running_loop().create_task(later())
+
+    async def run(self, func: Callable[..., Any], *args: Any) -> Any:
+        """Run CPU work in the background executor."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, func, *args)
+
+    # -- knowledge base -----------------------------------------------------------------------
+    def knowledge_base(self) -> Any:
+        """The knowledge base (opened read-only on first use; None when unavailable)."""
+        with self.kb_lock:
+            if self._kb is not None or self._kb_failed is not None:
+                return self._kb
+            components = optional_module("server.components")
+            if components is None:
+                self._kb_failed = "relatex.server.components is missing"
+                return None
+            try:
+                self._kb = components.open_knowledge_base(self.settings, read_only=True)
+            except Exception as exc:
+                self._kb_failed = str(exc)
+                log.warning("knowledge base unavailable: %s", exc)
+            return self._kb
+
+    @property
+    def kb_error(self) -> str | None:
+        return self._kb_failed
+
+    def reset_knowledge_base(self) -> None:
+        """Close the knowledge base so the next use reopens it (settings changed, reindexed)."""
+        with self.kb_lock:
+            if self._kb is not None:
+                try:
+                    self._kb.close()
+                except Exception:
+                    log.exception("closing the knowledge base failed")
+            self._kb = None
+            self._kb_failed = None
+
+    def shutdown(self) -> None:
+        self.closing = True
+        for task in self._pending.values():
+            task.cancel()
+        self._pending.clear()
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.reset_knowledge_base()
+
+
+_bib_findings_memo: dict[tuple[tuple[str, str], ...], list[Finding]] = {}
+_memo_lock = threading.Lock()
+
+
+def memoize_bib_file_findings(checks: ModuleType) -> None:
+    """Remember the whole-bibliography findings (duplicates, parse errors) per .bib content.
+
+    They depend on the .bib texts only, yet cost seconds on a 100k-entry file; without this
+    every keystroke in a .tex file would recompute them.
+    """
+    original = getattr(checks, "bib_file_findings", None)
+    if original is None or getattr(original, "_relatex_memo", False):
+        return
+
+    def bib_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
+        key = tuple(sorted((str(p), b.content_hash or text_hash(b.text)) for p, b in bibs.items()))
+        with _memo_lock:
+            cached = _bib_findings_memo.get(key)
+        if cached is None:
+            cached = list(original(bibs))
+            with _memo_lock:
+                if len(_bib_findings_memo) > 8:
+                    _bib_findings_memo.clear()
+                _bib_findings_memo[key] = cached
+        return list(cached)
+
+    bib_file_findings._relatex_memo = True  # type: ignore[attr-defined]
+    checks.bib_file_findings = bib_file_findings  # type: ignore[attr-defined]
+
+
+def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], settings: RelatexSettings) -> None:
+    """Load the project's .bib files through the on-disk parse cache, so a restart is fast."""
+    bibtex = optional_module("analysis.bibtex")
+    if bibtex is None:
+        return
+    cache_dir = settings.online.resolved_cache_dir() / "bib"
+    for path in project.bib_paths():
+        if path in overlays or not path.exists():
+            continue
+        try:
+            bibtex.load_bib_file(path, cache_dir=cache_dir)
+        except Exception as exc:  # the regular load reports the problem
+            log.debug("bib cache priming failed for %s: %s", path, exc)
+
+
+def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSettings,
+                 generation: int) -> ProjectSnapshot:
+    """The syntax pass of one root (runs in the executor; never raises on content)."""
+    latex = optional_module("analysis.latex_project")
+    checks = optional_module("analysis.project_checks")
+    if latex is None:
+        return ProjectSnapshot(root, generation, None, {}, (), dict(overlays),
+                               error="the LaTeX model is not available")
+    try:
+        project: LatexProject = latex.load_project(root, overlays)
+    except FileNotFoundError as exc:
+        return ProjectSnapshot(root, generation, None, {}, (), dict(overlays), error=str(exc))
+    bibs: dict[Path, BibFile] = {}
+    findings: list[Finding] = list(project.findings)
+    prime_bib_cache(project, overlays, settings)
+    if checks is not None:
+        memoize_bib_file_findings(checks)
+        bibs = dict(checks.load_bibliographies(project, overlays))
+        findings = list(checks.check_project(project, bibs, max_unused=settings.max_unused_hints))
+    texts: dict[Path, str] = {path: source.text for path, source in project.files.items()}
+    for path, bib in bibs.items():
+        texts[path] = bib.text
+    return ProjectSnapshot(root, generation, project, bibs, tuple(findings), texts)
+
+
+def is_cancelled(cancel: threading.Event | Callable[[], bool] | None) -> bool:
+    if cancel is None:
+        return False
+    if isinstance(cancel, threading.Event):
+        return cancel.is_set()
+    return bool(cancel())
