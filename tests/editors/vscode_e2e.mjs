@@ -1,7 +1,9 @@
 // Drives real VS Code (code-server) in headless Chromium through the relatex extension:
 // open the example, wait for diagnostics, hover a citation, run "relatex: Generate related work"
 // from the command palette, save all, and check the files on disk.
-//   node vscode_e2e.mjs URL PROJECT_DIR SCREENSHOT_DIR
+//   node vscode_e2e.mjs URL PROJECT_DIR SCREENSHOT_DIR [USER_SETTINGS_JSON]
+// With USER_SETTINGS_JSON (the profile's settings.json), it finally points relatex.server.path at a
+// file that does not exist, reloads the window and checks the error message the extension shows.
 // Every step waits on a condition (with generous limits for slow machines), never on a fixed sleep
 // alone. Screenshots are written as the steps go, so a failure leaves a picture of what VS Code showed.
 import fs from "node:fs";
@@ -12,7 +14,7 @@ import path from "node:path";
 const require = createRequire(path.join(process.env.EDITOR_TOOLS_MODULES || process.cwd(), "noop.js"));
 const { chromium } = require("playwright-core");
 
-const [url, project, shots] = process.argv.slice(2);
+const [url, project, shots, userSettings] = process.argv.slice(2);
 if (!url || !project || !shots) {
   console.error("usage: node vscode_e2e.mjs URL PROJECT_DIR SCREENSHOT_DIR");
   process.exit(2);
@@ -62,7 +64,9 @@ const bibTitle = (text, key) => {
 const citeKeys = (text) => Array.from(text.replace(/(^|[^\\])%.*$/gm, "$1")
   .matchAll(/\\(?:no)?cite[a-zA-Z]*\*?\s*(?:\[[^\]]*\]\s*){0,2}\{([^}]*)\}/g))
   .flatMap((m) => m[1].split(",").map((k) => k.trim()).filter(Boolean));
-const expectedTitle = bibTitle(fs.readFileSync(bibPath, "utf8"), citedKey);
+const originalBib = fs.readFileSync(bibPath, "utf8");
+const originalBibKeys = bibKeys(originalBib);
+const expectedTitle = bibTitle(originalBib, citedKey);
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
@@ -213,21 +217,33 @@ try {
 
   // 4. "relatex: Generate related work" from the command palette: progress, then the edit.
   await runCommand("relatex: Generate related work");
-  const sectionInEditor = async () => {
-    const tab = await activeTab();
-    return tab?.dirty;
-  };
-  const progress = await until(() => page.evaluate(() => {
-    const texts = Array.from(document.querySelectorAll(".notifications-toasts .notification-toast, #status\\.progress, .statusbar-item.progress, .monaco-progress-container.active"))
-      .map((el) => el.textContent || el.className);
-    return texts.length ? texts.join(" | ") : "";
-  }), seconds(30));
-  if (progress) {
-    log(`  progress: ${String(progress).replace(/\s+/g, " ").slice(0, 120)}`);
-    await shot("4-generating.png");
-  }
-  const edited = await until(sectionInEditor, seconds(600), 500);
+  // The edit shows as unsaved changes (auto save is off in the test profile); while waiting, log
+  // the progress messages the server reports in the status bar.
+  const progressText = () => page.evaluate(() => {
+    const items = Array.from(document.querySelectorAll(".statusbar-item, .notifications-toasts .notification-toast"))
+      .map((el) => el.textContent || "").filter((t) => /relatex/i.test(t) && /generat|select|writ|verif/i.test(t));
+    return items.join(" | ").replace(/\s+/g, " ").trim();
+  });
+  const dirty = () => page.evaluate(() => document.title.startsWith("\u25cf")
+    || Array.from(document.querySelectorAll(".tabs-container .tab")).some((t) => t.classList.contains("dirty")));
+  let lastProgress = "";
+  let progressShot = false;
+  const edited = await until(async () => {
+    const text = await progressText();
+    if (text && text !== lastProgress) {
+      log(`  progress: ${text.slice(0, 140)}`);
+      lastProgress = text;
+      if (!progressShot) {
+        progressShot = true;
+        await shot("4-generating.png");
+      }
+    }
+    return (await dirty()) || fs.readFileSync(mainPath, "utf8").includes("\\section{Related Work}");
+  }, seconds(900), 500);
   check(!!edited, "generation edited main.tex (unsaved changes in the editor)");
+  const messages = await page.evaluate(() => Array.from(document.querySelectorAll(".notifications-toasts .notification-toast"))
+    .map((el) => (el.textContent || "").replace(/\s+/g, " ").trim()));
+  for (const message of messages) log(`  notification: ${message.slice(0, 160)}`);
 
   // 5. Save all and check the files on disk.
   await runCommand("File: Save All");
@@ -254,9 +270,12 @@ try {
   log(`  main.tex cites ${cited.length} keys (${added.length} new: ${added.slice(0, 8).join(", ")}${added.length > 8 ? ", ..." : ""})`);
   check(!!bibOk, `every \\cite key of main.tex has an entry in references.bib${missing.length ? ` (missing: ${missing.join(", ")})` : ""}`);
   check(added.length > 0, "the generated section cites papers found in the knowledge base");
-  check(!(await activeTab())?.dirty, "no unsaved changes left");
+  check(!!(await until(async () => !(await dirty()), seconds(30))), "no unsaved changes left after Save All");
 
-  // The generated section in the editor.
+  // The generated section in the editor, with the panel hidden to show more of it.
+  if (await page.evaluate(() => (document.querySelector(".part.panel")?.getBoundingClientRect().height || 0) > 0)) {
+    await page.keyboard.press("Control+J");
+  }
   if (related >= 0) {
     const relatedLine = text.slice(0, related).split("\n").length;
     await goTo(relatedLine, 1);
@@ -266,9 +285,43 @@ try {
   }
   await openFile("references.bib", "@");
   const bibText = fs.readFileSync(bibPath, "utf8");
-  const firstNew = added.map((k) => bibText.indexOf(`{${k},`)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
+  const newEntries = [...bibKeys(bibText)].filter((k) => !originalBibKeys.has(k));
+  log(`  references.bib: ${newEntries.length} new entries (${newEntries.slice(0, 6).join(", ")}${newEntries.length > 6 ? ", ..." : ""})`);
+  const firstNew = newEntries.map((k) => bibText.indexOf(`{${k},`)).filter((i) => i >= 0).sort((a, b) => a - b)[0];
   if (firstNew !== undefined) await goTo(bibText.slice(0, firstNew).split("\n").length, 1);
   await shot("6-references.png");
+
+  // 6. No server: a configured path that does not exist gives a clear message after a reload.
+  if (userSettings) {
+    const missing = path.join(project, "no-such-dir", "relatex");
+    const settings = JSON.parse(fs.readFileSync(userSettings, "utf8"));
+    fs.writeFileSync(userSettings, JSON.stringify({ ...settings, "relatex.server.path": missing }, null, 2));
+    const toasts = () => page.evaluate(() => Array.from(document.querySelectorAll(".notifications-toasts .notification-toast"))
+      .map((el) => (el.textContent || "").replace(/\s+/g, " ").trim()).join(" | "));
+    // Reload the window (the extension reads the setting when it starts); opening main.tex activates it.
+    await until(async () => {
+      await page.reload({ waitUntil: "domcontentloaded" });
+      await page.waitForSelector(".monaco-workbench .part.editor", { timeout: seconds(180) });
+      await until(() => page.evaluate(() => /main\.tex/.test(document.querySelector(".explorer-folders-view")?.textContent || "")),
+        seconds(120));
+      if (!(await until(async () => /does not exist/.test(await toasts()), seconds(20)))) {
+        await openFile("main.tex", "documentclass");
+      }
+      return until(async () => /does not exist/.test(await toasts()), seconds(60));
+    }, seconds(300), 1000);
+    const message = await toasts();
+    log(`  message: ${message.slice(0, 220)}`);
+    check(message.includes(missing) && /relatex\.server\.path/.test(message),
+      "without a server, the extension names the missing executable and the setting to fix");
+    // Let the toast finish sliding in before the picture.
+    await until(() => page.evaluate(() => Array.from(document.querySelectorAll(".notifications-toasts .notification-toast"))
+      .some((el) => {
+        const r = el.getBoundingClientRect();
+        return getComputedStyle(el).opacity === "1" && r.height > 0 && r.bottom <= window.innerHeight;
+      })), seconds(10));
+    await page.waitForTimeout(500);
+    await shot("7-no-server.png");
+  }
 } catch (error) {
   log(`FAIL ${error instanceof Error ? error.message : error}`);
   failures++;

