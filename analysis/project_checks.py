@@ -7,9 +7,11 @@ Every finding carries in ``data`` what a quick fix needs (the key, the other key
 from __future__ import annotations
 
 import difflib
+import hashlib
 import re
+import threading
 from bisect import bisect_right
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
@@ -73,8 +75,39 @@ def _entries(bibs: Mapping[Path, BibFile]) -> Iterable[BibEntry]:
         yield from bib.entries
 
 
+_BIB_FINDINGS_MEMO: OrderedDict[tuple[tuple[str, str], ...], tuple[Finding, ...]] = OrderedDict()
+_BIB_FINDINGS_MEMO_SIZE = 8
+_BIB_FINDINGS_LOCK = threading.Lock()
+
+
+def _bibs_key(bibs: Mapping[Path, BibFile]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted(
+        (str(path), bib.content_hash or hashlib.sha256(bib.text.encode("utf-8", "surrogatepass")).hexdigest())
+        for path, bib in bibs.items()
+    ))
+
+
 def bib_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
-    """Findings about the bibliographies alone: parse errors, duplicate keys, duplicate works."""
+    """Findings about the bibliographies alone: parse errors, duplicate keys, duplicate works.
+
+    They depend on the .bib contents only but cost seconds on a 100k-entry file, so they are
+    remembered per content hash: re-checking a draft after an edit of its .tex is cheap.
+    """
+    key = _bibs_key(bibs)
+    with _BIB_FINDINGS_LOCK:
+        cached = _BIB_FINDINGS_MEMO.get(key)
+        if cached is not None:
+            _BIB_FINDINGS_MEMO.move_to_end(key)
+            return list(cached)
+    findings = _compute_bib_file_findings(bibs)
+    with _BIB_FINDINGS_LOCK:
+        _BIB_FINDINGS_MEMO[key] = tuple(findings)
+        while len(_BIB_FINDINGS_MEMO) > _BIB_FINDINGS_MEMO_SIZE:
+            _BIB_FINDINGS_MEMO.popitem(last=False)
+    return findings
+
+
+def _compute_bib_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
     findings: list[Finding] = []
     for bib in bibs.values():
         findings.extend(bib.findings)
@@ -274,12 +307,14 @@ def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unuse
     # unused entries
     if not cite_all:
         unused = [e for e in _entries(bibs) if e.key not in cited]
-        seen_unused: set[tuple[Path, str]] = set()
+        seen_unused: set[tuple[int, str]] = set()  # (id of the entry's BibFile, key): cheap to hash
+        file_of = {id(entry): id(bib) for bib in bibs.values() for entry in bib.entries}
         shown = 0
         for entry in unused:
-            if (entry.path, entry.key) in seen_unused:
+            marker = (file_of[id(entry)], entry.key)
+            if marker in seen_unused:
                 continue
-            seen_unused.add((entry.path, entry.key))
+            seen_unused.add(marker)
             if shown >= max_unused:
                 continue
             shown += 1

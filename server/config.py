@@ -110,6 +110,9 @@ RANGES: dict[str, tuple[float, float]] = {
     "debounce_ms": (0, 10000),
 }
 
+# Settings that only the editor extension reads (e.g. ``server.path``); not an error here.
+CLIENT_SETTINGS = frozenset({"server"})
+
 ENV_VARS: dict[str, str] = {
     "RELATEX_DATA_DIR": "knowledge_base.data_dir",
     "RELATEX_KB_NAME": "knowledge_base.name",
@@ -179,7 +182,8 @@ def _apply(obj: Any, raw: Mapping[str, Any], prefix: str, warnings: list[str]) -
         name = _camel_to_snake(str(raw_key))
         dotted = f"{prefix}{name}"
         if name not in names:
-            warnings.append(f"relatex: unknown setting '{prefix}{raw_key}' ignored")
+            if not (prefix == "" and name in CLIENT_SETTINGS):
+                warnings.append(f"relatex: unknown setting '{prefix}{raw_key}' ignored")
             continue
         current = getattr(obj, name)
         if is_dataclass(current):

@@ -277,34 +277,6 @@ class WorkspaceState:
         self.reset_knowledge_base()
 
 
-_bib_findings_memo: dict[tuple[tuple[str, str], ...], list[Finding]] = {}
-_memo_lock = threading.Lock()
-
-
-def memoize_bib_file_findings(checks: ModuleType) -> None:
-    """Remember the whole-bibliography findings (duplicates, parse errors) per .bib content.
-
-    They depend on the .bib texts only, yet cost seconds on a 100k-entry file; without this
-    every keystroke in a .tex file would recompute them.
-    """
-    original = getattr(checks, "bib_file_findings", None)
-    if original is None or getattr(original, "_relatex_memo", False):
-        return
-
-    def bib_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
-        key = tuple(sorted((str(p), b.content_hash or text_hash(b.text)) for p, b in bibs.items()))
-        with _memo_lock:
-            cached = _bib_findings_memo.get(key)
-        if cached is None:
-            cached = list(original(bibs))
-            with _memo_lock:
-                if len(_bib_findings_memo) > 8:
-                    _bib_findings_memo.clear()
-                _bib_findings_memo[key] = cached
-        return list(cached)
-
-    bib_file_findings._relatex_memo = True  # type: ignore[attr-defined]
-    checks.bib_file_findings = bib_file_findings  # type: ignore[attr-defined]
 
 
 def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], settings: RelatexSettings) -> None:
@@ -338,7 +310,6 @@ def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSett
     findings: list[Finding] = list(project.findings)
     prime_bib_cache(project, overlays, settings)
     if checks is not None:
-        memoize_bib_file_findings(checks)
         bibs = dict(checks.load_bibliographies(project, overlays))
         findings = list(checks.check_project(project, bibs, max_unused=settings.max_unused_hints))
     texts: dict[Path, str] = {path: source.text for path, source in project.files.items()}

@@ -64,8 +64,18 @@ def contribution_summary(abstract: str | None, max_chars: int = 320) -> str | No
     return summary if len(summary) <= max_chars else summary[: max_chars - 1].rstrip() + "\u2026"
 
 
+def _display_name(name: str) -> str:
+    """'Last, First' (BibTeX order) as 'First Last'; 'Last, Jr, First' as 'First Last Jr'."""
+    parts = [p.strip() for p in _clean(name).split(",")]
+    if len(parts) == 2 and parts[1]:
+        return f"{parts[1]} {parts[0]}"
+    if len(parts) == 3 and parts[2]:
+        return f"{parts[2]} {parts[0]} {parts[1]}"
+    return ", ".join(p for p in parts if p)
+
+
 def _authors(names: tuple[str, ...] | list[str], limit: int = 6) -> str:
-    shown = [_clean(n) for n in names[:limit]]
+    shown = [_display_name(n) for n in names[:limit]]
     more = f" and {len(names) - limit} more" if len(names) > limit else ""
     return ", ".join(shown) + more
 

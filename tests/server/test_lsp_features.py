@@ -31,7 +31,7 @@ async def test_hover_card_on_a_citation_key(start_editor: StartEditor, demo: Pat
     card = hover.contents.value
     assert hover.contents.kind == types.MarkupKind.Markdown
     assert "**The Probabilistic Relevance Framework: BM25 and Beyond**" in card
-    assert "Robertson, Stephen" in card and "2009" in card
+    assert "Stephen Robertson" in card and "2009" in card
     assert "https://doi.org/10.1561/1500000019" in card
     assert "> " in card  # the summary line
     assert "**This sentence:**" in card and "not addressed" in card  # the support verdict of this sentence
@@ -53,7 +53,7 @@ async def test_hover_on_a_bib_entry_shows_the_same_card(start_editor: StartEdito
         text_document=doc_id(bib), position=editor.position(bib, "hoang2010towards,", 2)))
     assert hover is not None and isinstance(hover.contents, types.MarkupContent)
     assert "**Towards Automated Related Work Summarization**" in hover.contents.value
-    assert "Hoang, Cong Duy Vu" in hover.contents.value
+    assert "Cong Duy Vu Hoang" in hover.contents.value
 
 
 @pytest.mark.parametrize("profile", ["visual-studio-code", "neovim"])
