@@ -10,7 +10,7 @@ abstract, and the time per section. The LLM path (Select-Read-Write) is run agai
 Messages API server with scripted answers: its token counts show the cost structure of a run,
 they are NOT quality numbers.
 
-    python bench/writing_quality.py [--data ../shared/data] [--limit N] [--llm-sections 5]
+    python bench/writing_quality.py [--data ../shared/data] [--limit N] [--llm-sections 5] [--baseline OLD.json]
 """
 
 from __future__ import annotations
@@ -238,6 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--llm-sections", type=int, default=5, help="sections written through the fake server")
     parser.add_argument("--hashing", action="store_true", help="model-free embeddings for the themes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
+    parser.add_argument("--baseline", type=Path, help="an earlier JSON of this script: print the change against it")
     args = parser.parse_args(argv)
     from rouge_score import rouge_scorer
 
@@ -362,6 +363,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         for row in llm_rows:
             print(f"{row['papers']:>6} {row['calls']:>6} {row['input_tokens']:>8} {row['cache_read_tokens']:>11} "
                   f"{row['cache_creation_tokens']:>12} {row['output_tokens']:>7} {row['estimated_cost_usd']:>7.3f}")
+    if args.baseline and args.baseline.exists():
+        before = json.loads(args.baseline.read_text(encoding="utf-8"))["summary"]
+        print(f"\nagainst {args.baseline.name}:")
+        print(f"{'system':<22} {'metric':<8} {'before':>8} {'after':>8} {'change':>8}")
+        for system in systems:
+            for metric in ("rouge1", "rouge2", "rougeL"):
+                old_value = before["rouge"].get(system, {}).get(metric)
+                new_value = summary["rouge"][system][metric]
+                if old_value is not None:
+                    print(f"{system:<22} {metric:<8} {old_value:>8.4f} {new_value:>8.4f} {new_value - old_value:>+8.4f}")
+        summary["baseline"] = {"file": args.baseline.name, "rouge": before["rouge"],
+                               "offline": {k: before["offline"].get(k) for k in
+                                           ("citation_validity", "longest_copied_run_max", "words_per_section")}}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"summary": summary, "sections": per_section}, indent=2), encoding="utf-8")
     print(f"\nwrote {args.out}", file=sys.stderr)

@@ -39,6 +39,43 @@ def escape_latex(text: str) -> str:
     return "".join(_SPECIAL.get(ch, ch) for ch in text if ch not in "{}")
 
 
+# combining accent -> LaTeX accent command; letters without a decomposition get their own macro
+_ACCENTS = {"\u0300": "`", "\u0301": "'", "\u0302": "^", "\u0303": "~", "\u0304": "=", "\u0306": "u",
+            "\u0307": ".", "\u0308": '"', "\u030a": "r", "\u030b": "H", "\u030c": "v", "\u0327": "c",
+            "\u0328": "k", "\u0323": "d"}
+_LETTERS = {"\u00df": r"{\ss}", "\u00e6": r"{\ae}", "\u00c6": r"{\AE}", "\u00f8": r"{\o}", "\u00d8": r"{\O}",
+            "\u00e5": r"{\aa}", "\u00c5": r"{\AA}", "\u0153": r"{\oe}", "\u0152": r"{\OE}", "\u0142": r"{\l}",
+            "\u0141": r"{\L}", "\u0131": r"{\i}", "\u2013": "--", "\u2014": "---", "\u2018": "`", "\u2019": "'",
+            "\u201c": "``", "\u201d": "''", "\u00a0": "~"}
+
+
+def latex_accents(text: str) -> str:
+    """Accented and special letters as LaTeX commands (``Schütze`` -> ``Sch{\\"u}tze``).
+
+    Classic BibTeX styles sort, abbreviate and case-convert by bytes: a raw ``ü`` in an
+    8-bit-unaware toolchain is mangled or breaks the run, a braced accent command never is.
+    Characters with no plain-LaTeX form (CJK, Greek, ...) are kept as they are.
+    """
+    import unicodedata
+
+    out: list[str] = []
+    for ch in text:
+        if ord(ch) < 128:
+            out.append(ch)
+        elif ch in _LETTERS:
+            out.append(_LETTERS[ch])
+        else:
+            parts = unicodedata.normalize("NFD", ch)
+            if len(parts) == 2 and parts[0].isascii() and parts[0].isalpha() and parts[1] in _ACCENTS:
+                base = r"\i" if parts[0] == "i" else r"\j" if parts[0] == "j" else parts[0]
+                accent = _ACCENTS[parts[1]]
+                out.append(f"{{\\{accent}{base}}}" if not accent.isalpha() and base[0] != "\\"
+                           else f"{{\\{accent}{{{base}}}}}")
+            else:
+                out.append(ch)
+    return "".join(out)
+
+
 def escape_bare_specials(value: str) -> str:
     """LaTeX text from a .bib: escape ``& % #`` (and ``_`` outside math) not already escaped."""
     out: list[str] = []
@@ -137,6 +174,8 @@ def entry_fields(record: PaperRecord) -> dict[str, str]:
             value = re.sub(r"(?<=\d)-(?=\d)", "--", value)
         if from_bib and name not in RAW_FIELDS:
             value = escape_bare_specials(value)
+        if name not in RAW_FIELDS:
+            value = latex_accents(value)
         out[name] = _balance(value)
     return out
 

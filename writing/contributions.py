@@ -6,12 +6,16 @@ For each abstract: the contribution (what follows "we propose / present / introd
 StructSurvey-style entities (named methods, tasks, datasets) and relations between them
 (``proposes``, ``addresses``, ``uses``, ``evaluated_on``, ``outperforms``). Phrases are cut
 short on purpose: the offline writer rephrases around them and must never copy a long run of
-words from the source.
+words from the source. A cut never leaves a bare appositive ("node2vec, an algorithm"): its
+relative clause is kept (also as a participle, "an algorithm learning ..."), or the title's own
+description is used, or the name stands alone. :func:`draft_aspects` reads the draft's abstract
+the same way, into the actions and clauses the closing sentences relate each theme to.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relatex.analysis.sentences import split_sentences
@@ -19,7 +23,7 @@ from relatex.analysis.sentences import split_sentences
 VERB_CLASSES: dict[str, str] = {
     "propose": "propose", "present": "propose", "introduce": "propose", "develop": "propose",
     "design": "propose", "build": "propose", "construct": "propose", "create": "propose",
-    "describe": "describe", "formulate": "propose", "define": "propose", "offer": "propose",
+    "describe": "describe", "formulate": "define", "define": "define", "cover": "describe", "offer": "propose",
     "provide": "propose", "release": "release", "extend": "extend", "apply": "apply", "use": "apply",
     "employ": "apply", "leverage": "apply",
     "study": "study", "investigate": "study", "explore": "study", "examine": "study",
@@ -29,10 +33,10 @@ VERB_CLASSES: dict[str, str] = {
     "argue": "show", "prove": "show",
     "modify": "modify", "adapt": "modify", "improve": "modify", "combine": "combine", "integrate": "combine",
     "train": "train", "learn": "train", "pretrain": "train", "fine-tune": "train", "collect": "release",
-    "annotate": "release", "curate": "release",
+    "annotate": "annotate", "curate": "release",
 }
 _VERB_ALT = "|".join(sorted(VERB_CLASSES, key=len, reverse=True))
-_SUBJECT = r"(?:we|this (?:paper|work|article|study|thesis|chapter|note|monograph|survey|book|tutorial|report|dissertation|review)|the (?:present|current) (?:paper|work|study)|our (?:paper|work|study))"
+_SUBJECT = r"(?:we|this (?:paper|work|article|study|thesis|chapter|note|monograph|survey|book|textbook|tutorial|report|dissertation|review)|the (?:present|current) (?:paper|work|study)|our (?:paper|work|study))"
 CONTRIBUTION = re.compile(
     rf"\b{_SUBJECT}\s+(?:also\s+|further\s+|first\s+|then\s+|here\s+|empirically\s+|experimentally\s+|"
     rf"systematically\s+|thus\s+|therefore\s+)?(?P<verb>{_VERB_ALT})(?:s|es|d|ed)?\b(?:\s+on\b)?\s*(?P<rest>[^.;]*)",
@@ -57,7 +61,7 @@ DATASET = re.compile(r"\b(?:on|using|from)\s+(?:the\s+)?(?P<name>[A-Z][A-Za-z0-9
 NAMED = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?s?)\b")
 _CLAUSE_CUT = re.compile(
     r"\s*(?:,\s*(?:which|where|while|whereas|and|but|thus|so|as)\b|\s(?:which|that|where|while|whereas|"
-    r"because|so that|in order to|such that|thereby)\b|\s\(|:|--|\u2014|\sand\s(?:also\s|then\s)?(?:"
+    r"because|so that|in order to|such that|thereby|based on)\b|\s\(|:|--|\u2014|\sand\s(?:also\s|then\s)?(?:"
     + "|".join(sorted(VERB_CLASSES, key=len, reverse=True)) + r")(?:s|es|d|ed)?\b)",
     re.I,
 )
@@ -73,6 +77,8 @@ _PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", 
                            "across", "between", "among", "through", "using", "via", "without", "than"})
 _BAD_RESULT_START = frozenset({"by", "how", "on", "in", "to", "whether", "if", "it", "this", "these", "for",
                                "the", "they", "there"})
+EVALUATION_WORDS = re.compile(r"\b(?:recall|precision|accuracy|f1|bleu|rouge|metrics?|scores?|evaluations?|"
+                              r"benchmarks?|baselines?|judges?|annotators?)\b", re.I)
 GENERIC_WORDS = frozenset({"AI", "IR", "NLP", "ML", "We", "In", "This", "Our", "The", "A", "An", "I", "II", "III"})
 
 
@@ -94,6 +100,15 @@ class Contribution:
     result: str = ""
     entities: tuple[str, ...] = ()
     relations: tuple[Relation, ...] = ()
+    # other ways to say ``phrase``, best first (shorter or more paraphrased; used when the
+    # preferred one would copy a long run of the abstract)
+    alternatives: tuple[str, ...] = ()
+    source_verb: str = ""  # the abstract's own verb ("present"): the writer says it differently
+
+    @property
+    def variants(self) -> tuple[str, ...]:
+        """``phrase`` and its alternatives, without repeats."""
+        return tuple(dict.fromkeys(p for p in (self.phrase, *self.alternatives) if p))
 
     @property
     def empty(self) -> bool:
@@ -117,11 +132,46 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
         if strict:
             return ""
         cuts = [i for i in range(4, max_words + 1) if words[i].lower() in _PREPOSITIONS]
+        # "the importance | of web pages": an of-phrase completes its noun, cut elsewhere if possible
+        cuts = [i for i in cuts if not needs_of(words[:i], words[i:]) and i >= 0.6 * max_words] or cuts
         words = words[:cuts[-1]] if cuts else words[:max_words]
     # do not end on a dangling function word, adverb or "capable of"
     while words and _dangling(words[-1]):
         words.pop()
     return " ".join(words).strip(" ,;:-")
+
+
+# nouns that mean little without their of-phrase ("the importance | of web pages")
+OF_NOUNS = frozenset({"design", "implementation", "evaluation", "analysis", "importance", "use", "study", "set",
+                      "number", "family", "range", "variety", "combination", "comparison", "notion", "problem",
+                      "task", "question", "effect", "effects", "impact", "role", "performance", "quality", "way",
+                      "ways", "kind", "type", "types", "form", "forms", "part", "aspects", "aspect", "development",
+                      "application", "extension", "generalization", "generalisation", "overview", "survey",
+                      "results", "result", "collection", "series", "version", "list", "case", "cases", "idea",
+                      "concept", "amount", "degree", "level", "measurement", "estimation", "identification",
+                      "advantages", "disadvantages", "benefits", "limitations", "properties", "characteristics",
+                      "extent", "potential", "feasibility", "effectiveness", "efficiency", "reliability",
+                      "accuracy", "usefulness", "value", "nature", "behavior", "behaviour", "structure",
+                      "distribution", "percentage", "rate", "size", "choice", "implications", "consequences"})
+
+
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|be|been|can|could|may|might|will|would|should|must|has|have|had|do|does|did|"
+    r"(?:outperform|improve|achieve|yield|reduce|increase|perform|lead|help|capture|match|reach|provide|work|hold|"
+    r"remain|depend|correlate|generali[sz]e|benefit|beat|fail|affect|rely|enable|allow|find|show|exceed|surpass|"
+    r"converge|scale|produce|make|give|require|need|lower|raise|boost|hurt|degrade|vary|differ|agree|predict|"
+    r"explain|contribute|apply|transfer|suffer|miss|cover|learn|generate|tend)(?:s|es|ed|d)?)\b", re.I)
+
+
+def has_finite_verb(clause: str) -> bool:
+    """Whether a clause has a verb it can stand on ("X outperforms Y"), not just a noun phrase."""
+    return bool(_FINITE.search(" ".join(clause.split()[1:])))
+
+
+def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:
+    """Whether cutting between ``before`` and ``after`` leaves a noun without the of-phrase it needs."""
+    return bool(before and after and after[0].lower() == "of"
+                and before[-1].lower().strip(",;:") in OF_NOUNS)
 
 
 def _dangling(word: str) -> bool:
@@ -138,28 +188,165 @@ def _strip_leading(phrase: str) -> str:
     return phrase
 
 
+_APPOSITIVE = re.compile(r"^(?:(?P<name>[^,]{1,60}),\s+)?(?P<head>(?:a|an|the)\s+\S+(?:\s+\S+)?)$", re.I)
+_RELATIVE = re.compile(r"^\s*,?\s*(?P<rel>that|which|who|in which|where|whose)\s+(?P<body>.+)", re.I)
+_BODY_CUT = re.compile(r",|;|:|--|\u2014|\s\(|\s(?:that|which|who|where|whereas|while|because|so that|such that|"
+                       r"thereby|by|through|so as|instead of|rather than)\b|\sand\s(?=[a-z]+s\s)", re.I)
+_NOT_VERBS = frozenset({"is", "has", "was", "does", "its", "this", "thus", "his", "plus", "as", "us", "yes"})
+_BASE_VERBS = frozenset(VERB_CLASSES) | {"cite", "write", "read", "need", "have", "do", "make", "see", "like", "want",
+                                         "prefer", "miss", "get", "take", "give", "know", "say"}
+_MODALS = frozenset({"can", "may", "will", "could", "must", "should", "would", "might", "is", "are", "was", "were",
+                     "has", "have"})
+
+
+def ing_form(verb: str) -> str:
+    """The -ing form of a third-person verb: ``learns`` -> ``learning``, ``evaluates`` -> ``evaluating``."""
+    low = verb.lower()
+    if low.endswith("ies"):
+        return low[:-3] + "ying"
+    if re.search(r"(?:ss|sh|ch|x|z)es$", low):
+        return low[:-2] + "ing"
+    base = low[:-1] if low.endswith("s") else low
+    if base.endswith("ee"):
+        return base + "ing"
+    if base.endswith("e"):
+        return base[:-1] + "ing"
+    if len(base) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", base):
+        return base + base[-1] + "ing"
+    return base + "ing"
+
+
+def _is_third_person_verb(word: str, following: str) -> bool:
+    low = word.lower()
+    return (len(low) > 3 and low.endswith("s") and not low.endswith(("ss", "us", "is")) and low not in _NOT_VERBS
+            and following.lower() not in _BASE_VERBS)
+
+
+def _clause_body(body: str, max_words: int) -> str:
+    """A relative clause's body cut at its first inner clause, at most ``max_words`` words."""
+    body = re.sub(r"\b(?:that|which)\s+(?:is|are)\s+", "", body, flags=re.I)  # reduced relatives
+    cut = _BODY_CUT.search(body)
+    if cut:
+        body = body[:cut.start()]
+    words = [_PRONOUNS.get(w.lower(), w) for w in body.split()]
+    if len(words) > max_words:
+        cuts = [i for i in range(3, max_words + 1) if words[i].lower() in _PREPOSITIONS]
+        words = words[:cuts[-1]] if cuts else words[:max_words]
+    while words and _dangling(words[-1]):
+        words.pop()
+    if len(words) > 3 and words[-2].lower() in {"and", "or"}:  # "relevant to the query and dissimilar"
+        words = words[:-2]
+    return " ".join(words).strip(" ,;:-")
+
+
+def keeps_case(word: str) -> bool:
+    """Acronyms and names keep their capitals (BERT, LexRank); Title-Case words do not (Retrieval-Augmented)."""
+    return any(c.isupper() for part in word.split("-") for c in part[1:])
+
+
+def _fix_articles(text: str) -> str:
+    """``a`` before a vowel sound becomes ``an`` and back, after words were removed."""
+    text = re.sub(r"\b([Aa]) (?=[aeiouAEIOU][a-z])", lambda m: m.group(1) + "n ", text)
+    return re.sub(r"\b([Aa])n (?=[b-df-hj-np-tv-z][a-z])", lambda m: m.group(1) + " ", text)
+
+
+def is_bare_appositive(phrase: str) -> bool:
+    """``node2vec, an algorithm`` or ``a large-scale dataset``: a head noun that says too little."""
+    return bool(_APPOSITIVE.match(phrase.strip()))
+
+
+def descriptor_variants(phrase: str, rest: str, title: str = "") -> list[str]:
+    """Ways to complete a bare appositive, best first: its relative clause (as written, then as
+    a participle: ``an algorithm learning feature representations``), shorter cuts of both, the
+    title's own description (``BEIR: A Heterogeneous Benchmark for ...``), then the name alone."""
+    match = _APPOSITIVE.match(phrase.strip())
+    if not match:
+        return []
+    name, head = match.group("name"), match.group("head")
+    lead = f"{name}, " if name else ""
+    out: list[str] = []
+    at = rest.lower().find(head.lower())
+    relative = _RELATIVE.match(rest[at + len(head):]) if at >= 0 else None
+    if relative:
+        rel = relative.group("rel").lower()
+        for limit in (9, 6):
+            body = _clause_body(relative.group("body"), limit)
+            words = body.split()
+            if len(words) < 2:
+                continue
+            if rel in {"that", "which", "who"} and words[0].lower() not in _MODALS:
+                following = words[1] if len(words) > 1 else ""
+                if _is_third_person_verb(words[0], following):
+                    out.append(f"{lead}{head} that {body}")
+                    out.append(f"{lead}{head} {ing_form(words[0])} {' '.join(words[1:])}")
+                continue
+            out.append(f"{lead}{head} {rel} {body}")
+            if rel == "in which":  # the same said differently breaks a copied run
+                out.append(f"{lead}{head} where {body}")
+    described = _title_descriptor(title, name, head)
+    if described:  # the title names what the abstract leaves unnamed: say it first
+        out.insert(0 if not name else len(out), described)
+    if name:
+        out.append(name)
+    return list(dict.fromkeys(out))
+
+
+def _title_descriptor(title: str, name: str | None, head: str) -> str:
+    """``NAME, a DESCRIPTION`` from a title ``NAME: Description`` that names the same kind of thing."""
+    if ":" not in title:
+        return ""
+    title_name, description = (part.strip() for part in title.split(":", 1))
+    if name and title_name.lower() != name.lower():
+        return ""
+    noun = re.sub(r"s$", "", head.split()[-1].lower())
+    words = description.split()
+    if not 2 <= len(words) <= 12 or not any(re.sub(r"s$", "", w.lower().strip(",")) == noun for w in words):
+        return ""
+    shown = " ".join(w if keeps_case(w) else w.lower() for w in words)
+    if not re.match(r"(?:a|an|the)\s", shown):
+        shown = ("an " if shown[:1] in "aeiou" else "a ") + shown
+    return f"{name or title_name}, {shown}"
+
+
 def sentences_of(text: str) -> list[str]:
     return [text[a:b] for a, b in split_sentences(text)]
 
 
-def extract(text: str, title: str = "", *, max_words: int = 10, cut_clauses: bool = True) -> Contribution:
+def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: bool = True) -> Contribution:
     """The contribution, task, method, result, entities and relations of one abstract."""
     text = " ".join((text or "").split())
-    verb = phrase = task = method = result = ""
-    for sentence in sentences_of(text):
+    verb = phrase = task = method = result = source_verb = ""
+    alternatives: tuple[str, ...] = ()
+    contribution_index = -1
+    for index, sentence in enumerate(sentences_of(text)):
         if not phrase:
             match = CONTRIBUTION.search(sentence)
             if match and len(match.group("rest").split()) >= 2:
-                verb = VERB_CLASSES.get(match.group("verb").lower(), "propose")
-                rest = match.group("rest")
+                source_verb = match.group("verb").lower()
+                verb = VERB_CLASSES.get(source_verb, "propose")
+                rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
+                rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
+                contribution_index = index
+                if verb == "show" and re.match(r"(?:the|a|an|our|their|its|this|these)\s", rest.strip(), re.I):
+                    verb = "describe"  # "this paper reports on the first ...": a description, not a finding
                 if not cut_clauses:  # the draft's own phrase: up to the first comma
                     rest = rest.split(", ")[0]
                 if verb == "show":  # a clause: cut short it stops making sense, so keep it whole or not at all
                     rest = re.sub(r"^that\s+", "", rest.strip(), flags=re.I)
-                    phrase = shorten(rest, max_words, cut_clauses=False, strict=True)
+                    rest = re.split(r"\s(?:instead of|rather than|compared with|compared to)\s", rest)[0]
+                    phrase = shorten(rest, max(max_words, 12), cut_clauses=False, strict=True)
+                    if not has_finite_verb(phrase):  # "that structured search capabilities of X": cut short
+                        phrase = ""
                 else:
                     phrase = shorten(rest, max_words, cut_clauses=cut_clauses)
                 phrase = re.sub(r"^(The|A|An|This|These|Our|Their)\b", lambda m: m.group(1).lower(), phrase)
+                if re.match(r"(?:this|these|that|those|such|it|them)\b", phrase, re.I) or OUTPERFORMS.match(phrase):
+                    phrase = ""  # "study this question": means nothing out of context; try the next sentence
+                    continue
+                if cut_clauses and verb != "show" and is_bare_appositive(phrase):
+                    variants = descriptor_variants(phrase, rest, title)
+                    if variants:
+                        phrase, alternatives = variants[0], tuple(variants[1:]) + (phrase,)
             else:
                 passive = PASSIVE.search(sentence)
                 if passive:
@@ -169,16 +356,22 @@ def extract(text: str, title: str = "", *, max_words: int = 10, cut_clauses: boo
             match = RESULT.search(sentence)
             candidate = ""
             if match and not CONTRIBUTION.search(sentence[: match.start() + 3]):
-                candidate = shorten(match.group("rest"), 10, strict=True)
+                # whole when short ("X captures similarity that text-based measures miss"), else cut
+                found = match.group("rest").split(" (")[0]  # "(e.g." asides end the finding
+                candidate = (shorten(found, 10, cut_clauses=False, strict=True)
+                             or shorten(found, 10, strict=True))
                 words = candidate.split()
-                if len(words) >= 3 and words[0].lower() not in _BAD_RESULT_START:
+                if len(words) >= 3 and words[0].lower() not in _BAD_RESULT_START and has_finite_verb(candidate):
                     result = candidate
             else:
                 better = OUTPERFORMS.search(sentence)
                 if better and (not phrase or sentence.lower().find(phrase.lower()[:20]) == -1):
                     candidate = shorten(better.group(0), 9, strict=True)
-                    if len(candidate.split()) >= 3:
-                        result = f"the approach {candidate}"
+                    if len(candidate.split()) >= 3:  # "improve X" -> "the approach improves X"
+                        head, _, tail = candidate.partition(" ")
+                        if not head.lower().endswith("s"):
+                            head += "es" if head.lower().endswith(("ch", "sh", "x")) else "s"
+                        result = f"the approach {head} {tail}"
         if not task:
             match = TASK_OF.search(sentence)
             contribution = CONTRIBUTION.search(sentence)
@@ -186,14 +379,16 @@ def extract(text: str, title: str = "", *, max_words: int = 10, cut_clauses: boo
                 match = TASK.search(contribution.group("rest"))
             if match and len(match.group("rest").split()) >= 2:
                 task = shorten(match.group("rest"), 7)
-        if not method:
+        near = contribution_index >= 0 and index - contribution_index <= 1
+        if not method and near:  # how the contribution works, not how it was evaluated
             match = METHOD.search(sentence)
-            if match and len(match.group("rest").split()) >= 1:
-                method = shorten(match.group("rest"), 6)
+            if match and len(match.group("rest").split()) >= 1 and not EVALUATION_WORDS.search(match.group("rest")):
+                method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
     entities = _entities(text, title)
     relations = _relations(phrase, task, method, result, entities, text)
     return Contribution(verb=verb, phrase=phrase, task=task, method=method, result=result,
-                        entities=entities, relations=relations)
+                        entities=entities, relations=relations, alternatives=alternatives,
+                        source_verb=source_verb)
 
 
 def _entities(text: str, title: str) -> tuple[str, ...]:
@@ -230,3 +425,82 @@ def task_key(contribution: Contribution) -> str:
     words = re.findall(r"[a-z]{3,}", contribution.task.lower())
     stop = {"the", "and", "with", "from", "that", "this", "their", "large", "scale", "based"}
     return " ".join(w for w in words if w not in stop)[:60]
+
+
+@dataclass(frozen=True)
+class DraftAspect:
+    """One thing the draft says it does, for relating a theme to it.
+
+    ``kind`` is ``"action"`` (``text`` is a verb phrase agreeing with ``subject``: "our system"
+    + "retrieves candidate papers ...") or ``"clause"`` (a whole clause: "a checker flags ...").
+    """
+
+    kind: str
+    subject: str
+    text: str
+
+
+_THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
+_CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
+                             r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
+_BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
+_LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through)\s[^,]{3,80},\s*", re.I)
+
+
+def _cap_clause(text: str, max_words: int = 20) -> str:
+    """A clause of the draft short enough to quote whole, else its part before the first comma,
+    else nothing (a clause cut mid-way says something the draft does not)."""
+    words = text.split()
+    if len(words) > max_words:
+        head = text.split(", ")[0].split()
+        if not 5 <= len(head) <= max_words:
+            return ""
+        words = head
+    while words and words[-1].lower().strip(",;:") in _DANGLING:
+        words.pop()
+    return " ".join(words).strip(" ,;:")
+
+
+def _complete(text: str) -> bool:
+    """Not cut at an abbreviation ("unbiased w.") or inside brackets or dashes."""
+    last = text.split()[-1] if text.split() else ""
+    return (len(last) > 2 or last.lower() in {"it", "us", "ai", "ir", "ml"}) and text.count("(") == text.count(")") \
+        and " - " not in text and "--" not in text
+
+
+def draft_aspects(abstract: str) -> list[DraftAspect]:
+    """What the draft's abstract says its work does, one aspect per coordinated action or clause:
+    "We present a system that reads X, retrieves Y and selects Z" gives three actions of "our
+    system"; "A checker flags citations ..." gives a clause."""
+    text = re.sub(r"\\[a-zA-Z]+\*?(?:\{\})?", lambda m: m.group(0)[1:].replace("{}", ""), abstract or "")
+    text = " ".join(text.replace("{", "").replace("}", "").split())
+    out: list[DraftAspect] = []
+    for sentence in sentences_of(text):
+        sentence = sentence.strip().rstrip(".")
+        match = CONTRIBUTION.search(sentence)
+        if match:
+            rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))
+            head = shorten(rest, 6)
+            relative = _RELATIVE.match(rest[len(head):]) if rest.lower().startswith(head.lower()) else None
+            if relative and relative.group("rel").lower() in {"that", "which"}:
+                noun = re.sub(r"^(?:a|an|the)\s+", "", head, flags=re.I)
+                subject = f"our {noun}" if 0 < len(noun.split()) <= 3 else "our work"
+                for part in _THIRD_PERSON_SPLIT.split(relative.group("body")):
+                    part = _cap_clause(part)
+                    if len(part.split()) >= 3 and _complete(part):
+                        out.append(DraftAspect("action", subject, part))
+                continue
+            if match.group(0).lower().startswith("we "):
+                verb = match.group("verb").lower()
+                action = _cap_clause(f"{verb} {rest}")
+                if len(action.split()) >= 3 and _complete(action):
+                    out.append(DraftAspect("action", "we", action))
+            continue
+        sentence = _LEAD_IN.sub("", sentence)
+        for part in re.split(r",\s+and\s+|;\s+", sentence):
+            if _CLAUSE_SUBJECT.match(part) or _BARE_SUBJECT.match(part):
+                part = re.sub(r"\s(?:then|also|finally)\s", " ", part)
+                clause = _cap_clause(part[:1].lower() + part[1:] if not keeps_case(part.split()[0]) else part)
+                if len(clause.split()) >= 4 and _complete(clause):
+                    out.append(DraftAspect("clause", "", clause))
+    return out

@@ -1,25 +1,42 @@
 """The writer used when no language model is configured: a first draft built by rules.
 
-One paragraph per theme: a topic sentence from the theme's terms; each paper introduced by what
-it contributes (phrases extracted from its abstract by :mod:`relatex.writing.contributions`),
+One paragraph per theme: a topic sentence from the theme's label terms; each paper introduced by
+what it contributes (phrases extracted from its abstract by :mod:`relatex.writing.contributions`),
 ordered from foundation to frontier and chained through the citation graph ("Building on
 \\citet{a}, \\citet{b} ..."); papers sharing a task cited together; a closing sentence relating
-the theme to the draft. Sentence templates rotate so the text does not read like a list. No
-run of :data:`MAX_COPIED_WORDS` or more consecutive words of any source abstract survives: each
-sentence is checked and its phrases shortened until it passes. The output is marked as written
-without a language model. Citations are written natbib-style (``\\citet``/``\\citep``) and
-converted to the draft's convention afterwards.
+the theme to the draft through the one thing the draft's abstract says it does that is closest
+to the theme (each theme a different one where possible, each closing a different template).
+Sentence templates rotate so the text does not read like a list, and a paper is never
+introduced with the abstract's own verb. No run of :data:`MAX_COPIED_WORDS` or more consecutive
+words of any source abstract survives: each sentence is built from the first phrasing that
+passes (an appositive completed differently, a shorter cut, the name alone, the title), and the
+paragraph is checked again. The output is marked as written without a language model.
+Citations are written natbib-style (``\\citet``/``\\citep``) and converted to the draft's
+convention afterwards.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from relatex.writing.contributions import Contribution, extract, shorten, task_key
+from relatex.writing.contributions import (
+    Contribution,
+    DraftAspect,
+    draft_aspects,
+    extract,
+    has_finite_verb,
+    is_bare_appositive,
+    keeps_case,
+    needs_of,
+    shorten,
+    task_key,
+)
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
 T = TypeVar("T")
@@ -34,7 +51,10 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "propose": (("propose", "proposes"), ("introduce", "introduces"), ("present", "presents"),
                 ("develop", "develops")),
     "describe": (("describe", "describes"), ("present", "presents")),
+    "define": (("define", "defines"), ("formulate", "formulates"), ("introduce", "introduces")),
     "release": (("release", "releases"), ("contribute", "contributes")),
+    "annotate": (("annotate", "annotates"),),
+    "show_bare": (("find", "finds"), ("argue", "argues"), ("report", "reports")),
     "extend": (("extend", "extends"),),
     "apply": (("apply", "applies"), ("use", "uses"), ("employ", "employs")),
     "study": (("study", "studies"), ("investigate", "investigates"), ("examine", "examines"),
@@ -46,14 +66,14 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "train": (("train", "trains"),),
 }
 PARTICIPLES = {"propose": "proposed", "introduce": "introduced", "present": "presented", "develop": "developed",
-               "describe": "described", "release": "released"}
+               "describe": "described", "release": "released", "define": "defined", "formulate": "formulated"}
 
 TOPIC_FIRST = (
     "A first line of work concerns {label}{cites}.",
     "We begin with research on {label}{cites}.",
 )
+TOPIC_SECOND = "A second strand of research deals with {label}{cites}."
 TOPIC_NEXT = (
-    "A second strand of research deals with {label}{cites}.",
     "Work on {label}{cites} is also closely related.",
     "Another group of papers centres on {label}{cites}.",
     "Several studies address {label}{cites}.",
@@ -62,7 +82,7 @@ TOPIC_NEXT = (
 TOPIC_CITES = 4  # papers cited together in a theme's topic sentence (its most relevant ones)
 PLAIN = (
     "\\citet{{{key}}} {verb} {phrase}.",
-    "In \\citet{{{key}}}, the authors {base} {phrase}.",
+    "In \\citet{{{key}}}, {the_authors} {verb} {phrase}.",
     "The work of \\citet{{{key}}} {verb3} {phrase}.",
     "\\citet{{{key}}}, in turn, {verb} {phrase}.",
     "Another contribution is due to \\citet{{{key}}}, who {verb} {phrase}.",
@@ -101,30 +121,40 @@ RESULTS = (
     " The evaluation in that work suggests that {result}.",
 )
 METHODS = (
-    " Their approach relies on {method}.",
-    " The method builds on {method}.",
+    " The approach rests on {method}.",
     " It is based on {method}.",
+    " It builds on {method}.",
 )
 TITLE_ONLY = (
     "\\citet{{{key}}} address a related question in ``{title}''.",
     "Also relevant is ``{title}'' \\citep{{{key}}}.",
 )
+TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
+    "\\citet{{{key}}} study {topic}.",
+    "{Topic} is the subject of \\citet{{{key}}}.",
+)
 GROUP = (
     "{Task} has been addressed by several works \\citep{{{keys}}}.",
     "Several papers tackle {task} \\citep{{{keys}}}.",
 )
-CLOSING = (
-    "Unlike these works on {term}, we {dbase} {dphrase}.",
-    "Our work builds on this line of research on {term} and {dverb3} {dphrase}.",
-    "In contrast to these approaches, our paper {dverb3} {dphrase}.",
-    "We draw on these ideas about {term}, but {dbase} {dphrase}.",
+CLOSING_ACTION = (  # {subject}: "our system"; {action}: what it does, from the draft's abstract
+    "Unlike these works on {term}, {subject} {action}.",
+    "{Subject} builds on this line of work on {term}, but {action}.",
+    "Where these works treat {term} in general, {subject} {action}.",
+    "In contrast to these approaches to {term}, {subject} {action}.",
+    "We take up {term} in a narrower setting: {subject} {action}.",
 )
-CLOSING_GENERIC = (
-    "These works form the background on {term} against which we position our contribution.",
-    "Our work relates to this line of research through its focus on {term}.",
+CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
+    "These works on {term} inform one part of our design: {clause}.",
+    "Our work draws on {term} in one specific respect: {clause}.",
+    "The connection to our work lies in the step where {clause}.",
+    "This line of work bears directly on one step of our approach: {clause}.",
 )
-
-
+CLOSING_GENERIC = (  # the draft's abstract says nothing usable
+    "How these ideas on {term} carry over to {topic} is the question our work takes up.",
+    "Our work applies ideas from {term} to {topic}.",
+    "We return to {term} when describing {topic}.",
+)
 def _words(text: str) -> list[str]:
     text = re.sub(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])*\{[^{}]*\}", " ", text)  # citation commands
     text = re.sub(r"\\[a-zA-Z]+", " ", text)
@@ -235,13 +265,17 @@ def _capitalise(text: str) -> str:
 
 def _sentence(template: str, brief: PaperBrief, contribution: Contribution, style: _Style, **extra: str) -> str:
     verb_class = contribution.verb or "study"
-    base, third = style.pick(VERBS.get(verb_class, VERBS["study"]))
+    options = VERBS.get(verb_class, VERBS["study"])
+    # the abstract's own verb would start a run of copied words ("we present X, a ...")
+    options = tuple(o for o in options if o[0] != contribution.source_verb) or options
+    base, third = style.pick(options)
     phrase = contribution.phrase
     if verb_class == "show" and not phrase.lower().startswith("that "):
         phrase = f"that {phrase}"
     verb = third if brief.single_author else base
     return template.format(
         key=brief.key, verb=verb, base=base, verb3=third, phrase=phrase, Phrase=_capitalise(phrase),
+        the_authors="the author" if brief.single_author else "the authors",
         participle=PARTICIPLES.get(base, "proposed"), **extra,
     )
 
@@ -258,6 +292,9 @@ def _paper_sentence(
 ) -> str:
     if not contribution.phrase:
         title = " ".join(brief.record.title.split()).rstrip(".")
+        topic = _title_topic(title)
+        if topic:
+            return style.pick(TITLE_TOPIC).format(key=brief.key, topic=topic, Topic=_capitalise(topic))
         return style.pick(TITLE_ONLY).format(key=brief.key, title=title)
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
@@ -280,6 +317,22 @@ def _paper_sentence(
     return text
 
 
+_NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
+                              "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
+
+
+def _title_topic(title: str) -> str:
+    """A title usable as a noun phrase ("dense passage retrieval for open-domain question
+    answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards")."""
+    words = title.split()
+    if not 2 <= len(words) <= 12 or re.search(r"[:?!]", title):
+        return ""
+    first = words[0].lower()
+    if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title):
+        return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
+    return " ".join(w if keeps_case(w) else w.lower() for w in words)
+
+
 def _usable_method(contribution: Contribution) -> bool:
     """A method phrase worth a sentence: a short noun phrase not already said."""
     method = contribution.method
@@ -288,23 +341,51 @@ def _usable_method(contribution: Contribution) -> bool:
         return False
     if words[0].lower() in {"their", "them", "they", "it", "this", "these", "which", "that", "such"}:
         return False
-    return not re.search(r"\b(called|named|is|are|was|were|can|to)\b", method, re.I)
+    return not re.search(r"\b(called|named|is|are|was|were|can|to|they|it|have|has|we)\b", method, re.I)
+
+
+def _attempts(contribution: Contribution) -> list[Contribution]:
+    """The contribution as it should be said, then ever safer versions: the alternative
+    phrasings (appositive completed differently) and shorter cuts, each first with and then
+    without the result and method sentences; then the name alone; never a bare head noun."""
+    variants = list(contribution.variants or ("",))
+    if contribution.verb == "show":  # "find X" without "that", then (a finding cut short is wrong) the title
+        good = [replace(contribution, phrase=v) for v in variants] + [
+            replace(contribution, phrase=v, verb="show_bare") for v in variants]
+        weak = [replace(contribution, phrase="")]
+    elif contribution.alternatives:  # a completed appositive: its variants, then the name alone
+        good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
+        weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
+    else:
+        good = [replace(contribution, phrase=variants[0])]
+        for max_words in (10, 8, 6, 4):
+            short = shorten(variants[0], max_words)
+            if is_bare_appositive(short) and not is_bare_appositive(variants[0]):
+                short = short.split(",")[0]  # "SciBERT, a model" says less than "SciBERT"
+            if _cut_before_of(variants[0], short):
+                continue  # "the design and evaluation | of PrefMiner": the noun is left empty
+            good.append(replace(contribution, phrase=short))
+        weak = [replace(contribution, phrase="")]  # nothing sayable: the title
+    out = list(good)
+    out += [replace(c, method="", result="") for c in good]
+    out += [replace(c, method="", result="") for c in weak]
+    return list(dict.fromkeys(out))
+
+
+def _cut_before_of(phrase: str, short: str) -> bool:
+    """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun."""
+    return phrase.startswith(short) and needs_of(short.split(), phrase[len(short):].split())
 
 
 def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: CopyGuard) -> tuple[str, Contribution]:
-    """Build the sentence, shortening its phrases until no long copied run remains."""
+    """Build the sentence from the first attempt that copies no long run of words."""
     assert callable(make)
-    current = contribution
-    for max_words in (10, 8, 6, 4):
+    attempts = _attempts(contribution)
+    for current in attempts:
         text = str(make(current))
         if guard.ok(text):
             return text, current
-        current = Contribution(  # results are optional: drop first, then shorten the phrase
-            verb=current.verb, phrase=shorten(current.phrase, max_words) if not current.result else current.phrase,
-            task=current.task, method="", result="", entities=current.entities,
-            relations=current.relations,
-        )
-    return break_copied_runs(str(make(current)), guard), current
+    return break_copied_runs(str(make(attempts[-1])), guard), attempts[-1]
 
 
 def _order(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -314,25 +395,99 @@ def _order(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
                                          b.record.year or 0))
 
 
-def _closing(plan: WritingPlan, theme: ThemeOutline, draft: Contribution, style: _Style, full: bool = True) -> str:
-    term = theme.terms[0] if theme.terms else theme.label
-    if draft.phrase and full:
-        verb_class = draft.verb or "propose"
-        base, third = VERBS.get(verb_class, VERBS["propose"])[0]
-        phrase = draft.phrase if verb_class != "show" else f"that {draft.phrase}"
-        return style.pick(CLOSING).format(dbase=base, dverb3=third, dphrase=phrase, term=term)
-    return style.pick(CLOSING_GENERIC).format(term=term)
+_STEM_STOP = frozenset({"with", "from", "that", "this", "which", "their", "these", "those", "into", "over", "each",
+                        "every", "both", "such", "than", "then", "also", "they", "them", "when", "where", "while",
+                        "being", "been", "have", "does", "paper", "papers", "work", "works", "based", "using"})
+
+
+def _stems(text: str) -> set[str]:
+    """Crude word stems of a text (first five letters of words of four or more), for overlap."""
+    return {w[:5] for w in re.findall(r"[a-z][a-z\-]{3,}", text.lower()) if w not in _STEM_STOP}
+
+
+def _theme_weights(plan: WritingPlan, theme: ThemeOutline) -> dict[str, float]:
+    """How strongly each stem belongs to a theme: its label terms, then its titles, then its abstracts."""
+    briefs = [plan.papers[k] for k in theme.keys if k in plan.papers]
+    weights: dict[str, float] = {}
+    for stem in _stems(" ".join(theme.terms)):
+        weights[stem] = weights.get(stem, 0.0) + 3.0
+    for brief in briefs:
+        for stem in _stems(brief.record.title):
+            weights[stem] = weights.get(stem, 0.0) + 2.0 / len(briefs)
+        for stem in _stems(brief.record.abstract or ""):
+            weights[stem] = weights.get(stem, 0.0) + 1.0 / len(briefs)
+    return weights
+
+
+def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline],
+                   aspects: Sequence[DraftAspect]) -> dict[int, tuple[DraftAspect, float]]:
+    """The draft aspect each theme's closing sentence relates to: distinct aspects with the best
+    total overlap (exactly for a few themes, else greedily, best pairs first); once every aspect
+    is used, they are used again, least used first."""
+    table = [[0.0] * len(aspects) for _ in themes]
+    for t, theme in enumerate(themes):
+        weights = _theme_weights(plan, theme)
+        for a, aspect in enumerate(aspects):
+            table[t][a] = sum(min(4.0, weights.get(s, 0.0)) for s in _stems(aspect.text))
+    out: dict[int, tuple[DraftAspect, float]] = {}
+    if not aspects:
+        return out
+    if len(aspects) >= len(themes) and math.perm(len(aspects), len(themes)) <= 50_000:
+        best: tuple[float, tuple[int, ...]] = (-1.0, ())
+        for chosen in itertools.permutations(range(len(aspects)), len(themes)):
+            total = sum(table[t][a] for t, a in enumerate(chosen))
+            if total > best[0]:
+                best = (total, chosen)
+        return {t: (aspects[a], table[t][a]) for t, a in enumerate(best[1])}
+    pairs = sorted(((table[t][a], t, a) for t in range(len(themes)) for a in range(len(aspects))),
+                   key=lambda s: (-s[0], s[1], s[2]))
+    uses = [0] * len(aspects)
+    while len(out) < len(themes):
+        least = min(uses)
+        score, t, a = next(p for p in pairs if p[1] not in out and uses[p[2]] == least)
+        out[t] = (aspects[a], score)
+        uses[a] += 1
+    return out
+
+
+def _closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: _Style,
+             used: set[str] | None = None) -> str:
+    """The theme related to the draft, through the aspect of the draft closest to it; a template
+    already used for another theme (``used``) is taken again only when none is left."""
+    used = set() if used is None else used
+
+    def pick(options: Sequence[str]) -> str:
+        choice = style.pick([o for o in options if o not in used] or list(options))
+        used.add(choice)
+        return choice
+
+    term = _join_terms(theme.terms[:2]) if theme.terms else theme.label
+    if aspect is None:
+        return pick(CLOSING_GENERIC).format(term=term, topic="the setting of our paper")
+    found, score = aspect
+    options: Sequence[str]
+    if found.kind == "action":
+        options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])
+        subject = found.subject
+        template = pick(options)
+        if subject == "we":
+            template = template.replace("{Subject} builds", "We build")
+        return template.format(term=term, subject=subject, Subject=_capitalise(subject), action=found.text)
+    options = CLOSING_CLAUSE if score > 0 else (CLOSING_CLAUSE[1],)
+    return pick(options).format(term=term, clause=found.text)
 
 
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
-                contributions: dict[str, Contribution], draft: Contribution, seed: int = 0) -> str:
+                contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
+                seed: int = 0, used_closings: set[str] | None = None) -> str:
     """One paragraph for one theme."""
     style = _Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     label = _join_terms(theme.terms) if theme.terms else theme.label
     briefs = _order(theme.keys, plan)
     leading = sorted(briefs, key=lambda b: -b.relevance)[:TOPIC_CITES] if len(briefs) > 1 else []
     cites = f" \\citep{{{','.join(b.key for b in leading)}}}" if leading else ""
-    sentences = [(TOPIC_FIRST[0] if index == 0 else style.pick(TOPIC_NEXT)).format(label=label, cites=cites)]
+    topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(TOPIC_NEXT)
+    sentences = [topic.format(label=label, cites=cites)]
     # papers of one layer sharing a task are cited together
     groups: dict[tuple[str, str], list[PaperBrief]] = {}
     for brief in briefs:
@@ -374,25 +529,24 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         _paper_sentence(brief, contribution, prior, plan, style, first_of_layer)  # commit the template choice
         sentences.append(text)
         previous.append(brief)
-    last = index == len([t for t in plan.themes if any(k in plan.papers for k in t.keys)]) - 1
-    sentences.append(_closing(plan, theme, draft, style, full=index == 0 or last))
+    sentences.append(_closing(theme, aspect, style, used_closings))
     return " ".join(sentences)
 
 
 def write_offline(plan: WritingPlan, seed: int = 0) -> str:
     """The whole section body: the marker comment, an overview sentence and one paragraph per theme."""
     sources = [b.record.abstract or "" for b in plan.papers.values()]
-    # sentences are fitted one word below the limit, so that a run continuing into the next
-    # sentence rarely reaches it; the paragraph-level check below catches the rest
-    guard = CopyGuard(sources, limit=MAX_COPIED_WORDS - 1)
-    final_guard = CopyGuard(sources, limit=MAX_COPIED_WORDS)
+    # each sentence is fitted against the limit; sentences start and end on words of their own
+    # (templates), so a run rarely continues into the next one: the paragraph check catches it
+    guard = final_guard = CopyGuard(sources, limit=MAX_COPIED_WORDS)
     contributions = {
         key: extract(brief.record.abstract or " ".join(brief.sentences), brief.record.title)
         for key, brief in plan.papers.items()
     }
-    draft = extract(plan.draft_abstract, max_words=16, cut_clauses=False)
     paragraphs = [OFFLINE_MARKER]
     themes = [t for t in plan.themes if any(k in plan.papers for k in t.keys)]
+    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract))
+    used_closings: set[str] = set()
     if len(themes) > 1:
         labels = [t.terms[0] if t.terms else t.label for t in themes[:4]]
         paragraphs.append(
@@ -400,6 +554,6 @@ def write_offline(plan: WritingPlan, seed: int = 0) -> str:
             "foundational to recent contributions."
         )
     for index, theme in enumerate(themes):
-        paragraph = write_theme(plan, theme, index, guard, contributions, draft, seed)
+        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings)
         paragraphs.append(break_copied_runs(paragraph, final_guard))
     return "\n\n".join(paragraphs) + "\n"

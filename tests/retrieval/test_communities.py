@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import networkx as nx
 import numpy as np
 
 from relatex.retrieval.communities import (
+    GENERIC_LABEL_WORDS,
+    STOPWORDS,
     class_tfidf,
     detect_communities,
+    is_adjective_like,
     label_communities,
+    label_term_ok,
     terms_of,
+    title_phrases,
     top_terms,
 )
 from relatex.retrieval.records import PaperRecord
@@ -82,3 +89,61 @@ def test_class_tfidf_prefers_terms_unique_to_a_class() -> None:
     weights = class_tfidf({0: ["graph neural graph neural models"], 1: ["neural ranking ranking models"]})
     assert weights[0][0][0] in {"graph", "graph neural"}
     assert top_terms(weights[1], 1) in {("ranking",), ("neural ranking",)}
+
+
+# -- labels on the demo library: noun phrases, no adjectives or generic words ----------------------
+DEMO_LIBRARY = Path(__file__).resolve().parents[2] / "examples" / "demo" / "library.bib"
+# the themes the demo selection finds (title prefixes), as in `relatex generate examples/demo/main.tex`
+DEMO_THEMES = (
+    ("SPECTER", "Content-Based Citation", "Fact or Fiction", "AutoSurvey", "CORWA", "Bibliographic coupling",
+     "S2ORC", "PaperQA", "Citation Indexes", "Context-aware Citation", "SciBERT"),
+    ("Fast unfolding", "The PageRank", "SimRank", "Semi-Supervised Classification", "node2vec", "Authoritative"),
+    ("The Probabilistic Relevance", "Dense Passage", "Sentence-BERT", "BEIR", "Passage Re-ranking",
+     "Introduction to Information"),
+    ("Towards Automated", "Multi-XScience", "The Use of MMR", "ROUGE", "LexRank"),
+    ("Billion-Scale", "Efficient and Robust"),
+)
+JUNK = {"scientific", "approximate", "elements", "text", "approach", "good", "large", "novel", "based", "producing"}
+
+
+def _demo_records() -> dict[str, PaperRecord]:
+    from relatex.analysis.bibtex import parse_bib_text
+    from relatex.retrieval.sources.bibtex_source import bib_entry_record
+
+    bib = parse_bib_text(DEMO_LIBRARY.read_text(encoding="utf-8"), DEMO_LIBRARY)
+    out: dict[str, PaperRecord] = {}
+    for entry in bib.entries:
+        made = bib_entry_record(entry, "demo")
+        if isinstance(made, tuple):
+            out[made[0].id] = made[0]
+    return out
+
+
+def test_demo_library_labels_are_noun_phrases_without_junk() -> None:
+    records = _demo_records()
+    communities = [[rid for rid, r in records.items() if r.title.startswith(prefixes)] for prefixes in DEMO_THEMES]
+    assert [len(c) for c in communities] == [len(p) for p in DEMO_THEMES]
+    labels = label_communities(communities, records)
+    for label, terms in labels:
+        assert terms and label == ", ".join(terms)
+        for term in terms:
+            words = term.lower().split()
+            assert not JUNK & set(words[-1:]), (label, term)  # no junk word as a term or a phrase head
+            assert all(w not in STOPWORDS for w in words), (label, term)
+            assert label_term_ok(term.lower()), (label, term)
+            if len(words) == 1:
+                assert not is_adjective_like(words[0]) and words[0] not in GENERIC_LABEL_WORDS, (label, term)
+    first_terms = [terms[0] for _, terms in labels]
+    # the best term of most themes is a phrase from the titles, not a lone word
+    assert sum(" " in t for t in first_terms) >= 3, first_terms
+    assert "BM25" in labels[2][1] or any("retrieval" in t for t in labels[2][1])  # acronyms keep their capitals
+
+
+def test_label_term_rules() -> None:
+    assert label_term_ok("dense retrieval") and label_term_ok("retrieval") and label_term_ok("citation recommendation")
+    for junk in ("scientific", "approximate", "elements", "text", "retrieval dense", "producing summaries",
+                 "graph-based", "large"):
+        assert not label_term_ok(junk), junk
+    assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
+    assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
+        "Dense Passage Retrieval", "Passage Retrieval"]

@@ -10,6 +10,7 @@ from relatex.writing.bibtex_render import (
     entry_fields,
     entry_type_for,
     escape_bare_specials,
+    latex_accents,
     protect_title,
     render_entry,
 )
@@ -68,3 +69,16 @@ def test_any_record_renders_to_a_parseable_entry(title: str, venue: str) -> None
     assert balance_braces(text)[1] == 0
     parsed = parse_bib_text(text, Path("new.bib"))
     assert [e.key for e in parsed.entries] == ["doe2020x"] and not parsed.findings
+
+
+def test_accented_names_are_written_as_latex_accents() -> None:
+    record = PaperRecord(id="doi:10.1/x", title="Ranking für Anfänger – naïve Methods", year=2008,
+                         authors=("Schütze, Hinrich", "Jégou, Hervé", "Łukasz Dvořák", "Ørsted, Straße"),
+                         venue="Proceedings of SIGIR", doi="10.1/x")
+    fields = entry_fields(record)
+    assert fields["author"] == (r'Sch{\"u}tze, Hinrich and J{\'e}gou, Herv{\'e} and {\L}ukasz Dvo{\v{r}}{\'a}k '
+                                r"and {\O}rsted, Stra{\ss}e")
+    assert fields["title"] == r'Ranking f{\"u}r Anf{\"a}nger -- na{\"{\i}}ve Methods'
+    assert fields["doi"] == "10.1/x" and render_entry(record, "k").isascii()
+    # values that are LaTeX already are left alone
+    assert latex_accents(r'M{\"u}ller') == r'M{\"u}ller' and latex_accents("李") == "李"

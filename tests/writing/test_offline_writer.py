@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
-from relatex.writing.contributions import extract, shorten
+from relatex.writing.contributions import draft_aspects, extract, is_bare_appositive, shorten
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
 from relatex.writing.offline_writer import (
@@ -22,9 +22,12 @@ from tests.writing.conftest import make_project, make_selection
 def test_contribution_phrases_are_extracted() -> None:
     c = extract("Dense retrieval suffers from poor negatives. We present ANCE, a learning mechanism that "
                 "selects hard negatives. Our experiments show that ANCE matches a BERT cascade at lower cost.")
-    assert c.verb == "propose" and c.phrase == "ANCE, a learning mechanism"
+    # the appositive keeps what makes it informative (not the bare "ANCE, a learning mechanism")
+    assert c.verb == "propose" and c.phrase == "ANCE, a learning mechanism that selects hard negatives"
+    assert "ANCE, a learning mechanism selecting hard negatives" in c.alternatives
+    assert c.source_verb == "present"
     assert c.result == "ANCE matches a BERT cascade at lower cost"
-    assert ("paper", "proposes", "ANCE, a learning mechanism") in {(r.subject, r.relation, r.object) for r in c.relations}
+    assert ("paper", "proposes", c.phrase) in {(r.subject, r.relation, r.object) for r in c.relations}
     assert "ANCE" in c.entities and "BERT" in c.entities
     passive = extract("A neural ranking model is proposed for web search. It works.")
     assert passive.verb == "propose" and passive.phrase == "a neural ranking model"
@@ -89,3 +92,73 @@ def test_injected_instructions_in_an_abstract_change_nothing(tmp_path: Path, rec
     assert "smith2099fake" not in with_injection.latex
     assert with_injection.latex == without.latex
     assert with_injection.cited_keys == without.cited_keys
+
+
+APPOSITIVE_ABSTRACTS = {
+    "node2vec: Scalable Feature Learning for Networks":
+        "We propose node2vec, an algorithm that learns continuous feature representations of network nodes by "
+        "maximising the likelihood of preserving their network neighbourhoods. It works well.",
+    "The Use of MMR, Diversity-Based Reranking for Reordering Documents":
+        "We describe maximal marginal relevance (MMR), a criterion that rewards documents that are relevant to "
+        "the query and dissimilar to those already selected. Reranking with it reduces redundancy.",
+    "BEIR: A Heterogeneous Benchmark for Zero-shot Evaluation of Information Retrieval Models":
+        "We present BEIR, a benchmark. It covers many tasks.",
+    "Multi-XScience: A Large-scale Dataset for Extreme Multi-document Summarization of Scientific Articles":
+        "We release a large-scale dataset in which a model must write the related-work paragraph of a paper "
+        "from its abstract and the abstracts of the articles it references.",
+}
+BARE_APPOSITIVE = re.compile(r"\b[\w\-]+, (?:a|an) [\w\-]+(?: [\w\-]+)?[.;]")
+
+
+def test_appositives_keep_a_descriptor_or_drop_it() -> None:
+    phrases = {title: extract(abstract, title).phrase for title, abstract in APPOSITIVE_ABSTRACTS.items()}
+    assert all(not is_bare_appositive(p) for p in phrases.values()), phrases
+    node2vec, mmr, beir, multix = phrases.values()
+    assert node2vec == "node2vec, an algorithm that learns continuous feature representations of network nodes"
+    assert mmr == "maximal marginal relevance, a criterion that rewards documents relevant to the query"
+    assert beir == "BEIR, a heterogeneous benchmark for zero-shot evaluation of information retrieval models"
+    assert multix.startswith("Multi-XScience, a large-scale dataset for extreme multi-document summarization")
+    alternatives = extract(APPOSITIVE_ABSTRACTS["node2vec: Scalable Feature Learning for Networks"],
+                           "node2vec: Scalable Feature Learning for Networks").alternatives
+    assert "node2vec, an algorithm learning continuous feature representations of network nodes" in alternatives
+    assert alternatives[-2:] == ("node2vec", "node2vec, an algorithm")  # the name alone before the bare noun
+
+
+def test_written_section_has_no_bare_appositives(tmp_path: Path, records: list[PaperRecord]) -> None:
+    extra = [PaperRecord(id=f"x:{i}", title=title, abstract=abstract, authors=("Doe, Jane", "Roe, Rick"), year=2016,
+                         source="fixture")
+             for i, (title, abstract) in enumerate(APPOSITIVE_ABSTRACTS.items())]
+    everything = records + extra
+    project, bibs = make_project(tmp_path)
+    section = generate_related_work(project, bibs, make_selection(everything))
+    body = "\n".join(line for line in section.latex.splitlines() if not line.startswith("%"))
+    assert not BARE_APPOSITIVE.findall(re.sub(r"\\cite[tp]\{[^}]*\}", "", body))
+    assert longest_copied_run(section.latex, [r.abstract or "" for r in everything]) < MAX_COPIED_WORDS
+
+
+def test_closing_sentences_are_specific_and_varied(tmp_path: Path, records: list[PaperRecord]) -> None:
+    project, bibs = make_project(tmp_path)
+    section = generate_related_work(project, bibs, make_selection(records))
+    paragraphs = [p for p in section.latex.split("\n\n") if not p.startswith("%")][1:]
+    closings = [re.split(r"(?<=\.)\s+", p.strip())[-1] for p in paragraphs]
+    assert len(closings) == 2 and len(set(c.split()[0] for c in closings)) == 2  # different templates
+    draft_words = re.findall(r"[a-z\-]+", (project.abstract or "").lower())
+    draft_runs = {" ".join(draft_words[i:i + 4]) for i in range(len(draft_words) - 3)}
+    for closing in closings:  # each names something the draft itself says it does
+        words = re.findall(r"[a-z\-]+", closing.lower())
+        assert any(" ".join(words[i:i + 4]) in draft_runs for i in range(len(words) - 3)), closing
+        assert "against which we position" not in closing and "through its focus on" not in closing
+
+
+def test_draft_aspects_split_what_the_draft_does() -> None:
+    aspects = draft_aspects(
+        r"Writing related work is hard. We present a system that reads a \LaTeX{} draft, retrieves candidate "
+        "papers from a knowledge base and selects a diverse subset. A checker flags citations whose cited paper "
+        "does not support the sentence. On a test collection, graph expansion improves the recall of cited papers.")
+    assert [(a.kind, a.subject, a.text) for a in aspects] == [
+        ("action", "our system", "reads a LaTeX draft"),
+        ("action", "our system", "retrieves candidate papers from a knowledge base"),
+        ("action", "our system", "selects a diverse subset"),
+        ("clause", "", "a checker flags citations whose cited paper does not support the sentence"),
+        ("clause", "", "graph expansion improves the recall of cited papers"),
+    ]
