@@ -3,7 +3,6 @@
 set -u
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 status=0
-"$repo/.venv/bin/python" -m pytest -q "$repo/tests/editors/test_nvim.py" || status=1
-bash "$repo/tests/editors/emacs_e2e.sh" || status=1
+"$repo/.venv/bin/python" -m pytest -q "$repo/tests/editors/test_nvim.py" "$repo/tests/editors/test_emacs.py" || status=1
 bash "$repo/tests/editors/vscode_e2e.sh" || status=1
 exit $status
