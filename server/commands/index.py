@@ -1,17 +1,149 @@
-"""`relatex index`: not available yet."""
+"""`relatex index SOURCE...`: add papers to the knowledge base, incrementally and resumably.
+
+Progress (records/s, ETA) goes to stderr. Ctrl-C finishes the current batch, keeps everything
+committed and exits 130; running the same command again resumes where it stopped.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import signal
 import sys
+import threading
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
 
+from relatex.retrieval.index_lock import KnowledgeBaseBusy
+from relatex.retrieval.knowledge_base import IndexProgress, IndexSummary
+from relatex.retrieval.sources import open_source
+from relatex.retrieval.sources.base import RecordSource
+from relatex.server.components import open_knowledge_base
 from relatex.server.config import RelatexSettings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("args", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("sources", nargs="+", metavar="SOURCE",
+                        help=".bib/.bib.gz file or directory, or arXiv / OpenAlex / Semantic Scholar JSON lines")
+    parser.add_argument("--name", help="source name used to detect removed records (default: from the path); "
+                        "only with a single SOURCE")
+    parser.add_argument("--kind", choices=("bibtex", "arxiv", "openalex", "s2"), help="source format (default: detect)")
+    parser.add_argument("--types", help="BibTeX entry types to keep, comma-separated (e.g. article,inproceedings)")
+    parser.add_argument("--batch-size", type=int, default=256, help="records per batch (default 256)")
+    parser.add_argument("--limit", type=int, metavar="N", help="only the first N records of each SOURCE "
+                        "(note: a limited run removes nothing)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress line on stderr")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="summary format (stdout)")
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "--:--"
+    seconds = int(seconds)
+    hours, rest = divmod(seconds, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60:02d}:{rest % 60:02d}"
+
+
+class ProgressLine:
+    """A one-line progress display on stderr (records/s, ETA when the total is known)."""
+
+    def __init__(self, enabled: bool) -> None:
+        self.enabled = enabled
+        self._last = 0.0
+
+    def __call__(self, p: IndexProgress) -> None:
+        now = time.monotonic()
+        if not self.enabled or now - self._last < 0.5:
+            return
+        self._last = now
+        if p.total:
+            share = f"{p.processed:,}/{p.total:,} ({100 * min(p.processed, p.total) / p.total:4.1f}%)"
+        else:
+            share = f"{p.processed:,}"
+        end = "\r" if sys.stderr.isatty() else "\n"
+        print(f"[{p.source}] {share}  {p.rate:7.1f} records/s  embedded {p.embedded:,}  "
+              f"elapsed {_duration(p.elapsed)}  ETA {_duration(p.eta)}", end=end, file=sys.stderr, flush=True)
+
+    def done(self) -> None:
+        if self.enabled and sys.stderr.isatty():
+            print(file=sys.stderr)
+
+
+def summary_text(summary: IndexSummary) -> str:
+    lines = [
+        f"{summary.source}: read {summary.read:,}, added {summary.added:,}, updated {summary.updated:,}, "
+        f"merged {summary.merged:,}, unchanged {summary.unchanged:,}, removed {summary.removed:,}, "
+        f"skipped {sum(summary.skipped.values()):,}; embedded {summary.embedded:,} in {summary.seconds:.1f} s"
+    ]
+    for reason, count in summary.skipped.most_common():
+        lines.append(f"  skipped {count:,}: {reason}")
+    return "\n".join(lines)
+
+
+def _sources(args: argparse.Namespace) -> list[RecordSource]:
+    if args.name and len(args.sources) > 1:
+        raise ValueError("--name needs exactly one SOURCE")
+    result = []
+    for raw in args.sources:
+        source = open_source(Path(raw).expanduser(), name=args.name, kind=args.kind)
+        if args.types and hasattr(source, "entry_types"):
+            source.entry_types = {t.strip().lower() for t in args.types.split(",") if t.strip()}
+        result.append(source.limited(args.limit) if args.limit is not None else source)
+    return result
 
 
 def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
-    print("relatex index: not available yet in this version", file=sys.stderr)
-    return 2
+    try:
+        sources = _sources(args)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"relatex index: {exc}", file=sys.stderr)
+        return 2
+    try:
+        kb = open_knowledge_base(settings, read_only=False)
+    except (KnowledgeBaseBusy, ValueError, RuntimeError) as exc:
+        print(f"relatex index: {exc}", file=sys.stderr)
+        return 1
+    kb.batch_size = max(1, args.batch_size)
+    cancel = threading.Event()
+
+    def on_sigint(signum: int, frame: FrameType | None) -> None:
+        if cancel.is_set():
+            raise KeyboardInterrupt
+        cancel.set()
+        print("\nrelatex index: stopping after the current batch (Ctrl-C again to abort it)...",
+              file=sys.stderr, flush=True)
+
+    previous = signal.signal(signal.SIGINT, on_sigint)
+    summaries: list[dict[str, Any]] = []
+    interrupted = False
+    try:
+        with kb:
+            for source in sources:
+                total = source.estimate_total()
+                progress = ProgressLine(not args.no_progress)
+                summary = kb.index(source, progress=progress, cancel=cancel, total=total)
+                progress.done()
+                summaries.append(summary.as_dict())
+                if args.format == "text":
+                    print(summary_text(summary), flush=True)
+                if not summary.completed:
+                    interrupted = True
+                    break
+            records = len(kb)
+    except KeyboardInterrupt:
+        print("relatex index: aborted; committed batches are kept, run the same command again to resume",
+              file=sys.stderr)
+        return 130
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if args.format == "json":
+        print(json.dumps({"sources": summaries, "records": records}, indent=2))
+    else:
+        print(f"knowledge base {settings.knowledge_base.resolved_data_dir()}: {records:,} records")
+    if interrupted:
+        print("relatex index: interrupted; everything indexed so far is kept, run the same command again "
+              "to resume", file=sys.stderr)
+        return 130
+    return 0

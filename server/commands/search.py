@@ -1,17 +1,61 @@
-"""`relatex search`: not available yet."""
+"""`relatex search "text"`: ranked papers from the knowledge base with scores, year and venue."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
+from relatex.retrieval.knowledge_base import SEARCH_MODES, SearchHit
+from relatex.server.components import open_knowledge_base
 from relatex.server.config import RelatexSettings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("args", nargs="*", help=argparse.SUPPRESS)
+    parser.add_argument("query", nargs="+", help="search text (title, abstract, sentence, keywords)")
+    parser.add_argument("-k", type=int, default=10, help="number of results (default 10)")
+    parser.add_argument("--mode", choices=SEARCH_MODES, default="hybrid", help="ranking (default hybrid)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--exclude", action="append", default=[], metavar="ID",
+                        help="record id to leave out (repeatable)")
+
+
+def hit_json(rank: int, hit: SearchHit) -> dict[str, object]:
+    r = hit.record
+    return {
+        "rank": rank, "id": r.id, "score": round(hit.score, 6), "title": r.title, "authors": list(r.authors),
+        "year": r.year, "venue": r.venue, "doi": r.doi, "arxiv_id": r.arxiv_id, "url": r.url,
+        "dense_rank": hit.dense_rank, "bm25_rank": hit.lexical_rank,
+    }
+
+
+def hit_text(rank: int, hit: SearchHit) -> str:
+    r = hit.record
+    authors = r.authors[0].split(",")[0] + (" et al." if len(r.authors) > 2 else
+                                            f" and {r.authors[1].split(',')[0]}" if len(r.authors) == 2 else "") if r.authors else "?"
+    where = ", ".join(str(x) for x in (r.year, r.venue) if x)
+    ranks = ", ".join(f"{name} #{value}" for name, value in (("dense", hit.dense_rank), ("bm25", hit.lexical_rank)) if value)
+    line = f"{rank:>3}. {hit.score:8.4f}  {r.title}\n       {authors} ({where})  [{r.id}]"
+    return f"{line}  {ranks}" if ranks else line
 
 
 def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
-    print("relatex search: not available yet in this version", file=sys.stderr)
-    return 2
+    query = " ".join(args.query).strip()
+    if not query:
+        print("relatex search: empty query", file=sys.stderr)
+        return 2
+    try:
+        kb = open_knowledge_base(settings, read_only=True)
+    except (FileNotFoundError, ValueError) as exc:
+        print(f"relatex search: {exc}", file=sys.stderr)
+        return 1
+    with kb:
+        hits = kb.search(query, k=max(1, args.k), mode=args.mode, exclude=set(args.exclude))
+    if args.format == "json":
+        print(json.dumps([hit_json(i, h) for i, h in enumerate(hits, 1)], ensure_ascii=False, indent=2))
+    else:
+        if not hits:
+            print("no results", file=sys.stderr)
+        for i, hit in enumerate(hits, 1):
+            print(hit_text(i, hit))
+    return 0

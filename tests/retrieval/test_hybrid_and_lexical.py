@@ -1,0 +1,53 @@
+"""Fusion of rankings, and the BM25 index (tokenisation, persistence, exclusion)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from relatex.retrieval.hybrid import convex_combination, fuse, reciprocal_rank_fusion
+from relatex.retrieval.lexical import LexicalIndex, tokenize
+
+
+def test_rrf_rewards_agreement_and_keeps_ranks() -> None:
+    dense = [("a", 0.9), ("b", 0.8), ("c", 0.7)]
+    lexical = [("c", 12.0), ("a", 10.0), ("d", 3.0)]
+    fused = reciprocal_rank_fusion(dense, lexical, k=60)
+    assert [h.record_id for h in fused] == ["a", "c", "b", "d"]
+    top = fused[0]
+    assert (top.dense_rank, top.lexical_rank) == (1, 2)
+    assert top.score == pytest.approx(1 / 61 + 1 / 62)
+    assert fused[-1].dense_rank is None and fused[-1].lexical_rank == 3
+
+
+def test_convex_combination_normalises_scores() -> None:
+    dense = [("a", 0.9), ("b", 0.5)]
+    lexical = [("b", 30.0), ("c", 10.0)]
+    fused = convex_combination(dense, lexical, alpha=0.5)
+    scores = {h.record_id: h.score for h in fused}
+    assert scores == {"a": pytest.approx(0.5), "b": pytest.approx(0.5), "c": pytest.approx(0.0)}
+    assert [h.record_id for h in convex_combination(dense, lexical, alpha=0.9)][0] == "a"
+    assert [h.record_id for h in convex_combination(dense, lexical, alpha=0.1)][0] == "b"
+    with pytest.raises(ValueError):
+        fuse(dense, lexical, method="borda")
+
+
+def test_tokenize_stems_and_drops_stop_words() -> None:
+    assert tokenize("The Retrieval of retrieved documents, using BM25!") == ["retriev", "retriev", "document", "bm25"]
+
+
+def test_bm25_index_search_save_load(tmp_path: Path) -> None:
+    docs = [
+        ("d1", "Okapi BM25 probabilistic term weighting for ad hoc retrieval"),
+        ("d2", "Dense passage retrieval with dual encoders"),
+        ("d3", "Citation recommendation from manuscript contexts"),
+    ]
+    index = LexicalIndex.build(docs)
+    assert index.search("term weighting BM25", k=2)[0][0] == "d1"
+    assert index.search("retrieval", k=5, exclude={"d1"})[0][0] == "d2"
+    assert index.search("zebra", k=3) == []
+    index.save(tmp_path / "gen-1")
+    loaded = LexicalIndex.load(tmp_path / "gen-1")
+    assert loaded.search("citation contexts", k=1)[0][0] == "d3" and "d2" in loaded and len(loaded) == 3
+    assert LexicalIndex.build([]).search("x", 3) == []
