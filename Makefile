@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 DEPS   := $(VENV)/.deps-installed
 DEMO_KB := .cache/demo-kb
 
-.PHONY: all install demo test lint typecheck unit bench test-editors clean
+.PHONY: all install demo test lint typecheck unit vscode bench test-editors clean
 
 all: test
 
@@ -23,7 +23,9 @@ install: $(DEPS)
 	$(BIN)/python -m pip install -q --no-deps -e . --config-settings editable_mode=strict
 
 demo: install
+	$(BIN)/relatex check --model examples/demo/main.tex
 	$(BIN)/relatex index examples/demo/library.bib --data-dir $(DEMO_KB)
+	$(BIN)/relatex check examples/demo/main.tex --claims --data-dir $(DEMO_KB)
 	$(BIN)/relatex generate examples/demo/main.tex --data-dir $(DEMO_KB)
 
 lint: install
@@ -35,7 +37,11 @@ typecheck: install
 unit: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider
 
-test: lint typecheck unit
+# The VS Code extension: install, lint, type-check, bundle, unit-test and package it.
+vscode:
+	cd editors/vscode && npm ci --no-audit --no-fund && npm run lint && npm run compile && npm test && npm run package
+
+test: lint typecheck vscode unit
 
 bench: install
 	$(BIN)/python -m pip install -q -e '.[bench]' --config-settings editable_mode=strict
