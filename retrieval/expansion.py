@@ -15,7 +15,6 @@ is the personalised PageRank from the seeds on the undirected weighted graph.
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,6 +22,7 @@ from typing import Any, Protocol
 import networkx as nx
 import numpy as np
 
+from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.retrieval.citation_graph import (
     DRAFT,
     ReferenceIndex,
@@ -41,7 +41,6 @@ from relatex.retrieval.records import PaperRecord
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, float], None]
-Cancel = threading.Event | Callable[[], bool] | None
 
 
 class ExpansionCancelled(Exception):
@@ -114,14 +113,6 @@ def build_citing_index(kb: Any) -> dict[str, list[str]]:
             reverse.setdefault(ReferenceIndex.canonical(ref), []).append(record.id)
     _CITING_CACHE[id(kb)] = (size, reverse)
     return reverse
-
-
-def is_cancelled(cancel: Cancel) -> bool:
-    if cancel is None:
-        return False
-    if isinstance(cancel, threading.Event):
-        return cancel.is_set()
-    return bool(cancel())
 
 
 def _check(cancel: Cancel) -> None:

@@ -4,53 +4,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+# The identifier and name normalisers are shared with the BibTeX model; re-exported here.
+from relatex.analysis.bib_identity import normalise_arxiv_id, normalise_doi, normalise_title, surname
 
-def normalise_title(title: str) -> str:
-    """Lower-case ASCII words of a title, for comparison (LaTeX braces and accents dropped)."""
-    text = unicodedata.normalize("NFKD", title)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
-    text = re.sub(r"[^a-zA-Z0-9]+", " ", text).lower()
-    return " ".join(text.split())
-
-
-def normalise_doi(doi: str | None) -> str | None:
-    """A DOI without resolver prefix, lower-cased; None when it is not a DOI."""
-    if not doi:
-        return None
-    value = doi.strip().lower()
-    value = re.sub(r"^(https?://)?(dx\.)?doi\.org/", "", value)
-    value = value.removeprefix("doi:").strip()
-    return value if value.startswith("10.") and "/" in value else None
-
-
-_ARXIV_NEW = re.compile(r"(\d{4}\.\d{4,5})(v\d+)?")
-_ARXIV_OLD = re.compile(r"([a-z\-]+(\.[A-Z]{2})?/\d{7})(v\d+)?")
-
-
-def normalise_arxiv_id(value: str | None) -> str | None:
-    """An arXiv identifier without version, URL or 'arXiv:' prefix; None when absent."""
-    if not value:
-        return None
-    text = value.strip()
-    text = re.sub(r"^(https?://)?(www\.)?arxiv\.org/(abs|pdf)/", "", text, flags=re.I)
-    text = re.sub(r"^arxiv:", "", text, flags=re.I).removesuffix(".pdf")
-    match = _ARXIV_NEW.fullmatch(text) or _ARXIV_OLD.fullmatch(text)
-    return match.group(1) if match else None
-
-
-def surname(author: str) -> str:
-    """The family name of an author written 'Last, First' or 'First Last'."""
-    author = author.strip()
-    if "," in author:
-        return author.split(",", 1)[0].strip()
-    parts = author.split()
-    return parts[-1] if parts else ""
+__all__ = ["PaperRecord", "normalise_arxiv_id", "normalise_doi", "normalise_title", "record_id", "surname"]
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import math
 import re
-import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.retrieval.citation_graph import ReferenceIndex, undirected_view
 from relatex.retrieval.communities import detect_communities, label_communities, terms_of
 from relatex.retrieval.draft import DraftContext
@@ -31,7 +31,6 @@ from relatex.retrieval.expansion import (
     RecordReferences,
     build_citing_index,
     expand,
-    is_cancelled,
     rank_candidates,
 )
 from relatex.retrieval.layers import LAYER_RANK, assign_layers
@@ -45,7 +44,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, float], None]
-Cancel = threading.Event | Callable[[], bool] | None
 
 LAYERS = ("foundation", "development", "frontier")
 

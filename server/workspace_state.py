@@ -317,10 +317,3 @@ def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSett
         texts[path] = bib.text
     return ProjectSnapshot(root, generation, project, bibs, tuple(findings), texts)
 
-
-def is_cancelled(cancel: threading.Event | Callable[[], bool] | None) -> bool:
-    if cancel is None:
-        return False
-    if isinstance(cancel, threading.Event):
-        return cancel.is_set()
-    return bool(cancel())

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.analysis.project_model import LatexProject
 from relatex.retrieval.selection import Selection
 from relatex.writing.bibtex_render import render_entry
@@ -30,7 +30,6 @@ from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_
 log = logging.getLogger(__name__)
 
 Progress = Callable[[str, float], None]
-Cancel = threading.Event | Callable[[], bool] | None
 
 # errors that mean the configuration is wrong: reported, never papered over by the offline writer
 FATAL_LLM_ERRORS = frozenset({"authentication", "permission", "not_found", "missing_key", "invalid_request"})
@@ -74,14 +73,6 @@ class GeneratedSection:
     used_llm: bool
     usage: dict[str, Any] = field(default_factory=dict)
     warnings: tuple[str, ...] = ()
-
-
-def is_cancelled(cancel: Cancel) -> bool:
-    if cancel is None:
-        return False
-    if isinstance(cancel, threading.Event):
-        return cancel.is_set()
-    return bool(cancel())
 
 
 def check_cancel(cancel: Cancel) -> None:
