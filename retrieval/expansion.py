@@ -195,10 +195,11 @@ def _similar(kb: Any, record: PaperRecord, exp: Expansion, params: Any) -> list[
     """The ``semantic_k`` papers most similar to ``record``: a hybrid search with its title and
     abstract (``neighbour_mode="hybrid"``) or a nearest-neighbour search on its vector."""
     k = params.semantic_k + 1
+    _vectors_for(kb, {record.id: record}, exp.vectors)
     if params.neighbour_mode == "hybrid":
-        hits = kb.search(record.embedding_text(), k=k, mode="hybrid")
+        # The stored vector is the embedding of exactly this text: no need to embed it again.
+        hits = kb.search(record.embedding_text(), k=k, mode="hybrid", vector=exp.vectors[record.id])
     else:
-        _vectors_for(kb, {record.id: record}, exp.vectors)
         hits = kb.search_vector(exp.vectors[record.id], k=k)
     return [h for h in hits if h.record.id != record.id][: params.semantic_k]
 

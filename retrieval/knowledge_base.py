@@ -327,8 +327,13 @@ class KnowledgeBase:
         k: int = 10,
         mode: str = "hybrid",
         exclude: Collection[str] = (),
+        vector: np.ndarray | None = None,
     ) -> list[SearchHit]:
-        """The k best records for a text query: "hybrid" (dense + BM25 fused), "dense" or "bm25"."""
+        """The k best records for a text query: "hybrid" (dense + BM25 fused), "dense" or "bm25".
+
+        ``vector`` is the query's embedding when the caller already has it (a stored record's
+        vector for a "more like this" search), saving a model call.
+        """
         if mode not in SEARCH_MODES:
             raise ValueError(f"unknown search mode {mode!r} (one of {', '.join(SEARCH_MODES)})")
         if not query.strip() or k <= 0:
@@ -339,7 +344,8 @@ class KnowledgeBase:
             dense: list[tuple[str, float]] = []
             lexical: list[tuple[str, float]] = []
             if mode in ("hybrid", "dense"):
-                vector = self._query_vector(query)
+                if vector is None:
+                    vector = self._query_vector(query)
                 dense = [(h.record_id, h.score) for h in self._dense_index().search(vector, depth, exclude)]
             if mode in ("hybrid", "bm25"):
                 lexical = self._lexical_index().search(query, depth, exclude)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from relatex.server.config import RelatexSettings
-from relatex.writing.anthropic_llm import AnthropicLLM
-from relatex.writing.llm import LLM
+
+if TYPE_CHECKING:
+    from relatex.writing.llm import LLM
 
 
 def make_llm(settings: RelatexSettings) -> LLM | None:
@@ -16,6 +19,9 @@ def make_llm(settings: RelatexSettings) -> LLM | None:
     llm = settings.llm
     if llm.provider != "anthropic":
         return None
+    # The SDK takes a second or two to import: only pay for it when a model is configured.
+    from relatex.writing.anthropic_llm import AnthropicLLM
+
     return AnthropicLLM(
         model=llm.model,
         max_tokens=llm.max_tokens,
