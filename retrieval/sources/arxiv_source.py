@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from email.utils import parsedate_to_datetime
 from typing import Any
 
 from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, record_id
-from relatex.retrieval.sources.base import RecordSource, SourceItem, clean_text, count_lines, iter_json_lines
+from relatex.retrieval.sources.base import JsonLinesSource, clean_text
 
 
 def _authors(obj: dict[str, Any]) -> tuple[str, ...]:
@@ -74,18 +73,11 @@ def arxiv_record(obj: dict[str, Any], source: str) -> PaperRecord | str:
     )
 
 
-class ArxivSnapshotSource(RecordSource):
+class ArxivSnapshotSource(JsonLinesSource):
     """arXiv metadata snapshot JSON lines (plain or .gz)."""
 
     kind = "arxiv"
 
-    def items(self) -> Iterator[SourceItem]:
-        for obj in iter_json_lines(self.path, self):
-            result = arxiv_record(obj, self.name)
-            if isinstance(result, str):
-                self.skip(result)
-                continue
-            yield SourceItem(f"arxiv:{result.arxiv_id}", result, (f"arxiv:{result.arxiv_id}",))
-
-    def estimate_total(self) -> int | None:
-        return count_lines(self.path)
+    def convert(self, obj: dict[str, Any]) -> tuple[PaperRecord, tuple[str, ...]] | str:
+        result = arxiv_record(obj, self.name)
+        return result if isinstance(result, str) else (result, (f"arxiv:{result.arxiv_id}",))

@@ -158,3 +158,23 @@ class LimitedSource(RecordSource):
 
     def estimate_total(self) -> int | None:
         return self.count
+
+
+class JsonLinesSource(RecordSource):
+    """A source of JSON objects, one a line (plain or .gz), each converted by :meth:`convert`."""
+
+    def convert(self, obj: dict[str, Any]) -> tuple[PaperRecord, tuple[str, ...]] | str:
+        """The record and its aliases (the first is the item's key), or the reason to skip."""
+        raise NotImplementedError
+
+    def items(self) -> Iterator[SourceItem]:
+        for obj in iter_json_lines(self.path, self):
+            result = self.convert(obj)
+            if isinstance(result, str):
+                self.skip(result)
+                continue
+            record, aliases = result
+            yield SourceItem(aliases[0], record, aliases)
+
+    def estimate_total(self) -> int | None:
+        return count_lines(self.path)

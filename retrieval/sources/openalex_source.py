@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, record_id
 from relatex.retrieval.sources.base import (
-    RecordSource,
-    SourceItem,
+    JsonLinesSource,
     clean_text,
-    count_lines,
-    iter_json_lines,
     parse_year,
 )
 
@@ -104,19 +100,10 @@ def openalex_record(obj: dict[str, Any], source: str) -> tuple[PaperRecord, tupl
     return record, (f"openalex:{work_id}",)
 
 
-class OpenAlexWorksSource(RecordSource):
+class OpenAlexWorksSource(JsonLinesSource):
     """OpenAlex work objects, one a line (plain or .gz)."""
 
     kind = "openalex"
 
-    def items(self) -> Iterator[SourceItem]:
-        for obj in iter_json_lines(self.path, self):
-            result = openalex_record(obj, self.name)
-            if isinstance(result, str):
-                self.skip(result)
-                continue
-            record, aliases = result
-            yield SourceItem(aliases[0], record, aliases)
-
-    def estimate_total(self) -> int | None:
-        return count_lines(self.path)
+    def convert(self, obj: dict[str, Any]) -> tuple[PaperRecord, tuple[str, ...]] | str:
+        return openalex_record(obj, self.name)
