@@ -11,7 +11,7 @@ import json
 import logging
 import uuid
 import warnings
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
@@ -139,6 +139,19 @@ def _payload_rid(payload: Mapping[str, Any] | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _scrolled_ids(scroll: Callable[[Any], tuple[Sequence[Any], Any]]) -> Iterator[str]:
+    """Record ids of every point, page by page: ``scroll(offset)`` returns (points, next offset)."""
+    offset: Any = None
+    while True:
+        records, offset = scroll(offset)
+        for record in records:
+            rid = _payload_rid(record.payload)
+            if rid is not None:
+                yield rid
+        if offset is None:
+            return
+
+
 class EdgeVectorStore:
     """Qdrant Edge shard on disk with an HNSW index (cosine).
 
@@ -223,18 +236,9 @@ class EdgeVectorStore:
         return hits
 
     def ids(self) -> Iterator[str]:
-        qe = self._qe
-        offset: Any = None
-        while True:
-            records, offset = self._shard.scroll(
-                qe.ScrollRequest(offset=offset, limit=1000, with_payload=["rid"], with_vector=False)
-            )
-            for record in records:
-                rid = _payload_rid(record.payload)
-                if rid is not None:
-                    yield rid
-            if offset is None:
-                return
+        request = self._qe.ScrollRequest
+        return _scrolled_ids(lambda offset: self._shard.scroll(
+            request(offset=offset, limit=1000, with_payload=["rid"], with_vector=False)))
 
     def count(self) -> int:
         return int(self._shard.count(self._qe.CountRequest(exact=True)))
@@ -342,17 +346,8 @@ class QdrantServerStore:
         return hits
 
     def ids(self) -> Iterator[str]:
-        offset: Any = None
-        while True:
-            records, offset = self.client.scroll(
-                self.collection, offset=offset, limit=1000, with_payload=["rid"], with_vectors=False
-            )
-            for record in records:
-                rid = _payload_rid(record.payload)
-                if rid is not None:
-                    yield rid
-            if offset is None:
-                return
+        return _scrolled_ids(lambda offset: self.client.scroll(
+            self.collection, offset=offset, limit=1000, with_payload=["rid"], with_vectors=False))
 
     def count(self) -> int:
         return int(self.client.count(self.collection, exact=True).count)
