@@ -13,13 +13,13 @@ import gc
 import gzip
 import hashlib
 import logging
-import os
-import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from pathlib import Path
 
+from relatex.analysis import bib_cache
+from relatex.analysis.bib_cache import StatSignature, stat_signature
 from relatex.analysis.bibtex_decode import decode_latex, split_names
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.bibtex_scan import MONTHS, BlockScanner, make_entry
@@ -109,30 +109,27 @@ def clear_cache() -> None:
         _latest.clear()
 
 
-def _stat_signature(path: Path) -> tuple[int, int] | None:
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return stat.st_mtime_ns, stat.st_size
-
-
 def load_bib_file(path: Path, text: str | None = None, cache_dir: Path | None = None) -> BibFile:
     """Parse a .bib file (``text`` overrides the file, e.g. unsaved editor text).
 
     Results are cached: the same text as last time for this path (compared directly), an
     unchanged file on disk (same mtime and size) or known content (same hash) are returned at
-    once. With ``cache_dir``, parsed files are also kept on disk across processes.
-    Raises OSError only when ``text`` is None and the file cannot be read.
+    once. With ``cache_dir``, parsed files are also kept on disk across processes (see
+    :mod:`relatex.analysis.bib_cache`). Raises OSError only when ``text`` is None and the file
+    cannot be read.
     """
     name = str(path)
-    signature: tuple[int, int] | None = None
+    signature: StatSignature | None = None
     if text is None:
-        signature = _stat_signature(path)
+        signature = stat_signature(path)
         with _cache_lock:
             latest = _latest.get(name)
         if latest is not None and signature is not None and latest[1] == signature:
             return latest[0]
+        if cache_dir is not None and signature is not None:
+            known = _load_unchanged(cache_dir, path, signature)
+            if known is not None:
+                return known
         text = read_bib_text(path)
     else:
         with _cache_lock:
@@ -140,64 +137,46 @@ def load_bib_file(path: Path, text: str | None = None, cache_dir: Path | None = 
         if latest is not None and (latest[0].text is text or latest[0].text == text):
             return latest[0]
     digest = content_hash(text)
-    cache_key = (name, digest)
     with _cache_lock:
-        cached = _cache.get(cache_key)
-        if cached is not None:
-            _cache.move_to_end(cache_key)
-            _latest[name] = (cached, signature)
-            return cached
-    bib = _load_from_disk(cache_dir, path, digest) if cache_dir is not None else None
+        cached = _cache.get((name, digest))
+    if cached is not None:
+        _remember(name, cached, signature)
+        return cached
+    bib = bib_cache.load_parsed(cache_dir, path, digest) if cache_dir is not None else None
     if bib is None or bib.text != text:
         bib = parse_bib_text(text, path, digest)
         if cache_dir is not None:
-            _save_to_disk(cache_dir, bib)
+            bib_cache.save_parsed(cache_dir, bib, signature)
+    elif cache_dir is not None and signature is not None:
+        bib_cache.save_summary(cache_dir, bib, signature)  # same content, new mtime
+    _remember(name, bib, signature)
+    return bib
+
+
+def _load_unchanged(cache_dir: Path, path: Path, signature: StatSignature) -> BibFile | None:
+    """The parsed file from the disk cache when the file is unchanged since (no read, no hash)."""
+    summary = bib_cache.load_summary(cache_dir, path)
+    if summary is None or summary.signature != signature:
+        return None
     with _cache_lock:
-        _cache[cache_key] = bib
+        cached = _cache.get((str(path), summary.digest))
+    bib = cached or bib_cache.load_parsed(cache_dir, path, summary.digest)
+    if bib is not None:
+        _remember(str(path), bib, signature)
+    return bib
+
+
+def _remember(name: str, bib: BibFile, signature: StatSignature | None) -> None:
+    with _cache_lock:
+        key = (name, bib.content_hash)
+        _cache[key] = bib
+        _cache.move_to_end(key)
         _latest[name] = (bib, signature)
         while len(_cache) > _CACHE_SIZE:
             _cache.popitem(last=False)
         live = {id(b) for b in _cache.values()}
         for stale in [k for k, (b, _) in _latest.items() if id(b) not in live]:
             del _latest[stale]
-    return bib
-
-
-_DISK_FORMAT = 1
-
-
-def _disk_path(cache_dir: Path, path: Path, digest: str) -> Path:
-    name = hashlib.sha256(str(path).encode("utf-8")).hexdigest()[:16]
-    return cache_dir / f"bib-{_DISK_FORMAT}-{name}-{digest[:32]}.pickle"
-
-
-def _load_from_disk(cache_dir: Path, path: Path, digest: str) -> BibFile | None:
-    target = _disk_path(cache_dir, path, digest)
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        with open(target, "rb") as handle:
-            bib = pickle.load(handle)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError):
-        return None
-    finally:
-        if gc_was_enabled:
-            gc.enable()
-    return bib if isinstance(bib, BibFile) and bib.content_hash == digest else None
-
-
-def _save_to_disk(cache_dir: Path, bib: BibFile) -> None:
-    target = _disk_path(cache_dir, bib.path, bib.content_hash)
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        for old in cache_dir.glob(target.name.rsplit("-", 1)[0] + "-*.pickle"):
-            old.unlink(missing_ok=True)
-        tmp = target.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as handle:
-            pickle.dump(bib, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, target)
-    except OSError as exc:
-        log.warning("cannot write the BibTeX cache %s: %s", target, exc)
 
 
 _CHUNK = 1 << 20

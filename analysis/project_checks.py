@@ -7,15 +7,10 @@ Every finding carries in ``data`` what a quick fix needs (the key, the other key
 from __future__ import annotations
 
 import difflib
-import hashlib
-import re
-import threading
-from bisect import bisect_right
-from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence, Set
 from pathlib import Path
 
-from relatex.analysis.bib_identity import same_work, work_identity
+from relatex.analysis.bibliography_index import BibliographyIndex, bibliography_index
 from relatex.analysis.bibtex import load_bib_file
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.findings import Code, Finding, Severity
@@ -52,10 +47,12 @@ def missing_fields(entry: BibEntry) -> list[str]:
     return missing
 
 
-def load_bibliographies(project: LatexProject, overlays: Mapping[Path, str] | None = None) -> dict[Path, BibFile]:
+def load_bibliographies(project: LatexProject, overlays: Mapping[Path, str] | None = None,
+                        cache_dir: Path | None = None) -> dict[Path, BibFile]:
     """Parse every .bib file the project declares (overlay text wins over the disk).
 
-    Files that cannot be read are left out (the project reports them as not found).
+    Files that cannot be read are left out (the project reports them as not found);
+    ``cache_dir`` keeps parsed files on disk across processes.
     """
     bibs: dict[Path, BibFile] = {}
     overlays = overlays or {}
@@ -64,7 +61,7 @@ def load_bibliographies(project: LatexProject, overlays: Mapping[Path, str] | No
         if path is None or path in bibs:
             continue
         try:
-            bibs[path] = load_bib_file(path, overlays.get(path))
+            bibs[path] = load_bib_file(path, overlays.get(path), cache_dir)
         except OSError:
             continue
     return bibs
@@ -75,167 +72,17 @@ def _entries(bibs: Mapping[Path, BibFile]) -> Iterable[BibEntry]:
         yield from bib.entries
 
 
-_BIB_FINDINGS_MEMO: OrderedDict[tuple[tuple[str, str], ...], tuple[Finding, ...]] = OrderedDict()
-_BIB_FINDINGS_MEMO_SIZE = 8
-_BIB_FINDINGS_LOCK = threading.Lock()
-
-
-def _bibs_key(bibs: Mapping[Path, BibFile]) -> tuple[tuple[str, str], ...]:
-    return tuple(sorted(
-        (str(path), bib.content_hash or hashlib.sha256(bib.text.encode("utf-8", "surrogatepass")).hexdigest())
-        for path, bib in bibs.items()
-    ))
-
-
-def bib_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
+def bib_file_findings(bibs: Mapping[Path, BibFile], cache_dir: Path | None = None) -> list[Finding]:
     """Findings about the bibliographies alone: parse errors, duplicate keys, duplicate works.
 
     They depend on the .bib contents only but cost seconds on a 100k-entry file, so they are
-    remembered per content hash: re-checking a draft after an edit of its .tex is cheap.
+    remembered per content (see :mod:`relatex.analysis.bibliography_index`).
     """
-    key = _bibs_key(bibs)
-    with _BIB_FINDINGS_LOCK:
-        cached = _BIB_FINDINGS_MEMO.get(key)
-        if cached is not None:
-            _BIB_FINDINGS_MEMO.move_to_end(key)
-            return list(cached)
-    findings = _compute_bib_file_findings(bibs)
-    with _BIB_FINDINGS_LOCK:
-        _BIB_FINDINGS_MEMO[key] = tuple(findings)
-        while len(_BIB_FINDINGS_MEMO) > _BIB_FINDINGS_MEMO_SIZE:
-            _BIB_FINDINGS_MEMO.popitem(last=False)
-    return findings
-
-
-def _compute_bib_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
-    findings: list[Finding] = []
-    for bib in bibs.values():
-        findings.extend(bib.findings)
-    findings.extend(duplicate_key_findings(bibs))
-    findings.extend(duplicate_work_findings(bibs))
-    return findings
-
-
-def duplicate_key_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
-    """A warning on every occurrence of a key defined more than once (across all files)."""
-    by_key: dict[str, list[BibEntry]] = defaultdict(list)
-    for entry in _entries(bibs):
-        by_key[entry.key].append(entry)
-    findings: list[Finding] = []
-    for key, entries in by_key.items():
-        if len(entries) < 2:
-            continue
-        for entry in entries:
-            others = [e for e in entries if e is not entry]
-            where = ", ".join(_where(e, entry, bibs) for e in others)
-            findings.append(Finding(
-                Code.DUPLICATE_KEY, Severity.WARNING,
-                f"Duplicate key '{key}' (also defined {where})",
-                entry.path, entry.key_start, entry.key_end,
-                {"key": key, "entry_start": entry.start, "entry_end": entry.end,
-                 "others": [{"path": str(e.path), "start": e.start, "end": e.end} for e in others]},
-            ))
-    return findings
-
-
-def duplicate_work_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
-    """A warning on every entry describing the same work as an entry with another key
-    (same DOI, same arXiv id, or same normalised title and first-author surname)."""
-    entries = list(_entries(bibs))
-    groups: dict[str, list[int]] = defaultdict(list)
-    for index, entry in enumerate(entries):
-        for identity_key in work_identity(entry).keys():
-            groups[identity_key].append(index)
-    # union of groups sharing any identity key
-    parent = list(range(len(entries)))
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    for identity_key, members in groups.items():
-        if len({entries[i].key for i in members}) < 2:
-            continue
-        if identity_key.startswith("title:"):
-            # same title and first author, but two different DOIs are two publications
-            pairs = [(i, j) for n, i in enumerate(members[:50]) for j in members[n + 1:50]
-                     if same_work(entries[i], entries[j])]
-        else:
-            pairs = [(members[0], other) for other in members[1:]]
-        for i, j in pairs:
-            a, b = find(i), find(j)
-            if a != b:
-                parent[b] = a
-    clusters: dict[int, list[int]] = defaultdict(list)
-    for i in range(len(entries)):
-        clusters[find(i)].append(i)
-    findings: list[Finding] = []
-    for members in clusters.values():
-        keys = {entries[i].key for i in members}
-        if len(keys) < 2:
-            continue
-        for i in members:
-            entry = entries[i]
-            others = [entries[j] for j in members if entries[j].key != entry.key]
-            if not others:
-                continue
-            basis = _basis(entry, others[0])
-            other_keys = sorted({o.key for o in others})
-            findings.append(Finding(
-                Code.DUPLICATE_WORK, Severity.WARNING,
-                f"'{entry.key}' is the same work as '{', '.join(other_keys)}' (same {basis})",
-                entry.path, entry.key_start, entry.key_end,
-                {"key": entry.key, "other_keys": other_keys, "basis": basis,
-                 "others": [{"key": o.key, "path": str(o.path), "start": o.start, "end": o.end}
-                            for o in others]},
-            ))
-    return findings
-
-
-def _basis(a: BibEntry, b: BibEntry) -> str:
-    ia, ib = work_identity(a), work_identity(b)
-    if ia.doi and ia.doi == ib.doi:
-        return "DOI"
-    if ia.arxiv_id and ia.arxiv_id == ib.arxiv_id:
-        return "arXiv id"
-    return "title and first author"
-
-
-def _where(other: BibEntry, entry: BibEntry, bibs: Mapping[Path, BibFile]) -> str:
-    line = _line_of(bibs, other.path, other.start)
-    if other.path == entry.path:
-        return f"on line {line}"
-    return f"in {other.path.name}:{line}"
-
-
-_line_starts: dict[tuple[Path, str], list[int]] = {}
-
-
-def _line_of(bibs: Mapping[Path, BibFile], path: Path, offset: int) -> int:
-    """1-based line of an offset in a parsed .bib file (newline index built once per text)."""
-    bib = bibs.get(path)
-    if bib is None:
-        return 0
-    cache_key = (path, bib.content_hash)
-    starts = _line_starts.get(cache_key)
-    if starts is None:
-        if len(_line_starts) > 8:
-            _line_starts.clear()
-        starts = [0] + [m.end() for m in re.finditer("\n", bib.text)]
-        _line_starts[cache_key] = starts
-    return bisect_right(starts, offset)
-
-
-def _malformed_entries(bibs: Mapping[Path, BibFile]) -> set[tuple[Path, int]]:
-    """(path, start) of entries read leniently after a parse error (reported once already)."""
-    return {(f.path, int(f.data["entry_start"])) for bib in bibs.values() for f in bib.findings
-            if "entry_start" in f.data}
+    return list(bibliography_index(bibs, cache_dir).file_findings)
 
 
 def missing_field_findings(entries: Iterable[BibEntry],
-                           skip: set[tuple[Path, int]] | None = None) -> list[Finding]:
+                           skip: Set[tuple[Path, int]] | None = None) -> list[Finding]:
     """A warning per entry lacking required fields of its type (``skip``: (path, start) pairs)."""
     findings: list[Finding] = []
     for entry in entries:
@@ -253,26 +100,29 @@ def missing_field_findings(entries: Iterable[BibEntry],
     return findings
 
 
-def check_bib_files(bibs: Mapping[Path, BibFile]) -> list[Finding]:
+def check_bib_files(bibs: Mapping[Path, BibFile], cache_dir: Path | None = None) -> list[Finding]:
     """All findings for bibliographies checked on their own (every entry counts as used)."""
-    findings = bib_file_findings(bibs)
-    findings.extend(missing_field_findings(_entries(bibs), _malformed_entries(bibs)))
+    index = bibliography_index(bibs, cache_dir)
+    findings = list(index.file_findings)
+    findings.extend(missing_field_findings(_entries(bibs), index.malformed))
     return sorted(findings, key=Finding.sort_key)
 
 
-def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unused: int = 200) -> list[Finding]:
+def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unused: int = 200,
+                  cache_dir: Path | None = None) -> list[Finding]:
     """Every citation/bibliography finding of a project, plus the project's own findings.
 
     Missing required fields are reported for cited entries (all entries with ``\\nocite{*}``),
     as BibTeX does; unused entries are capped at ``max_unused`` plus one summary finding.
+    The work per call is proportional to the citations, not to the size of the .bib files,
+    whose index is built once per content (``cache_dir`` keeps its costly part on disk).
     """
+    index = bibliography_index(bibs, cache_dir)
     findings: list[Finding] = list(project.findings)
     findings.extend(_missing_bib_file_findings(project, bibs, findings))
-    findings.extend(bib_file_findings(bibs))
+    findings.extend(index.file_findings)
 
-    defined: dict[str, BibEntry] = {}
-    for entry in _entries(bibs):
-        defined.setdefault(entry.key, entry)
+    defined = index.defined
     item_keys = {item.key for item in project.bib_items}
     cited: set[str] = set()
     cite_all = False
@@ -282,15 +132,48 @@ def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unuse
                 cite_all = cite_all or site.is_nocite
                 continue
             cited.add(ckey.key)
+    findings.extend(_undefined_findings(project, list(bibs), defined, item_keys))
+    if not cite_all:
+        findings.extend(_unused_findings(index, cited, bibs, max_unused))
 
-    # undefined citation keys
-    all_keys = list(defined) + sorted(item_keys)
+    # missing required fields of the entries that appear in the bibliography
+    if cite_all:
+        used: Iterable[BibEntry] = _entries(bibs)
+    else:
+        used = [entry for key in cited for entry in index.by_key.get(key, ())]
+    findings.extend(missing_field_findings(used, index.malformed))
+    return sorted(_dedupe(findings), key=Finding.sort_key)
+
+
+def check_citations_against_keys(project: LatexProject, bib_paths: Sequence[Path],
+                                 defined: Collection[str]) -> list[Finding]:
+    """The findings of the draft's own files when only the keys of its .bib files are known:
+    the project's findings, .bib files not found, undefined citation keys.
+
+    These are the draft's diagnostics that a full check (:func:`check_project`) also gives, so
+    an editor can show them before a large bibliography has finished loading.
+    """
+    findings: list[Finding] = list(project.findings)
+    findings.extend(_missing_bib_file_findings(project, bib_paths, findings))
+    findings.extend(_undefined_findings(project, bib_paths, defined, {item.key for item in project.bib_items}))
+    return sorted(_dedupe(findings), key=Finding.sort_key)
+
+
+def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Collection[str],
+                        item_keys: set[str]) -> list[Finding]:
+    """An error on every citation of a key that no .bib file or ``\\bibitem`` defines."""
+    findings: list[Finding] = []
+    all_keys: list[str] | None = None
     bib_names = [str(p.name) for p in bibs]
     for site in project.citations:
         for ckey in site.keys:
             if ckey.key == "*" or ckey.key in defined or ckey.key in item_keys:
                 continue
-            suggestions = difflib.get_close_matches(ckey.key, all_keys, n=3, cutoff=0.75) if len(all_keys) < 20000 else []
+            suggestions: list[str] = []
+            if len(defined) + len(item_keys) < 20000:
+                if all_keys is None:
+                    all_keys = list(defined) + sorted(item_keys)
+                suggestions = difflib.get_close_matches(ckey.key, all_keys, n=3, cutoff=0.75)
             if bibs or item_keys:
                 where = ", ".join(bib_names) if bibs else "the thebibliography environment"
                 message = f"Citation key '{ckey.key}' is not defined in {where}"
@@ -303,43 +186,38 @@ def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unuse
                 {"key": ckey.key, "suggestions": suggestions, "bib_paths": [str(p) for p in bibs],
                  "command": site.command},
             ))
-
-    # unused entries
-    if not cite_all:
-        unused = [e for e in _entries(bibs) if e.key not in cited]
-        seen_unused: set[tuple[int, str]] = set()  # (id of the entry's BibFile, key): cheap to hash
-        file_of = {id(entry): id(bib) for bib in bibs.values() for entry in bib.entries}
-        shown = 0
-        for entry in unused:
-            marker = (file_of[id(entry)], entry.key)
-            if marker in seen_unused:
-                continue
-            seen_unused.add(marker)
-            if shown >= max_unused:
-                continue
-            shown += 1
-            findings.append(Finding(
-                Code.UNUSED_ENTRY, Severity.INFORMATION,
-                f"Entry '{entry.key}' is never cited",
-                entry.path, entry.key_start, entry.key_end,
-                {"key": entry.key, "entry_start": entry.start, "entry_end": entry.end},
-            ))
-        hidden = len(seen_unused) - shown
-        if hidden > 0:
-            first_path = next(iter(bibs))
-            findings.append(Finding(
-                Code.UNUSED_ENTRY, Severity.INFORMATION,
-                f"{hidden} more entries are never cited (only the first {max_unused} are listed)",
-                first_path, 0, 0, {"summary": True, "hidden": hidden, "shown": shown},
-            ))
-
-    # missing required fields of the entries that appear in the bibliography
-    used = [e for e in _entries(bibs) if cite_all or e.key in cited]
-    findings.extend(missing_field_findings(used, _malformed_entries(bibs)))
-    return sorted(_dedupe(findings), key=Finding.sort_key)
+    return findings
 
 
-def _missing_bib_file_findings(project: LatexProject, bibs: Mapping[Path, BibFile],
+def _unused_findings(index: BibliographyIndex, cited: set[str], bibs: Mapping[Path, BibFile],
+                     max_unused: int) -> list[Finding]:
+    """A hint per entry never cited (one per file and key), the first ``max_unused`` of them,
+    then one summary finding with the count of the others."""
+    findings: list[Finding] = []
+    for entry in index.unique:
+        if len(findings) >= max_unused:
+            break
+        if entry.key in cited:
+            continue
+        findings.append(Finding(
+            Code.UNUSED_ENTRY, Severity.INFORMATION,
+            f"Entry '{entry.key}' is never cited",
+            entry.path, entry.key_start, entry.key_end,
+            {"key": entry.key, "entry_start": entry.start, "entry_end": entry.end},
+        ))
+    shown = len(findings)
+    unused = len(index.unique) - sum(index.unique_count.get(key, 0) for key in cited)
+    hidden = unused - shown
+    if hidden > 0:
+        findings.append(Finding(
+            Code.UNUSED_ENTRY, Severity.INFORMATION,
+            f"{hidden} more entries are never cited (only the first {max_unused} are listed)",
+            next(iter(bibs)), 0, 0, {"summary": True, "hidden": hidden, "shown": shown},
+        ))
+    return findings
+
+
+def _missing_bib_file_findings(project: LatexProject, bibs: Collection[Path],
                                existing: list[Finding]) -> list[Finding]:
     """Report declared .bib files that could not be read, unless the project already did."""
     reported = {(f.path, f.start) for f in existing if f.code is Code.BIB_FILE_NOT_FOUND}

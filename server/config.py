@@ -90,6 +90,10 @@ class RelatexSettings:
     max_unused_hints: int = 200
     debounce_ms: int = 300
 
+    def bib_cache_dir(self) -> Path:
+        """Where parsed .bib files and their findings are kept across processes."""
+        return self.online.resolved_cache_dir() / "bib"
+
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "llm.provider": ("none", "anthropic"),

@@ -284,7 +284,7 @@ def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], setting
     bibtex = optional_module("analysis.bibtex")
     if bibtex is None:
         return
-    cache_dir = settings.online.resolved_cache_dir() / "bib"
+    cache_dir = settings.bib_cache_dir()
     for path in project.bib_paths():
         if path in overlays or not path.exists():
             continue
@@ -311,9 +311,42 @@ def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSett
     prime_bib_cache(project, overlays, settings)
     if checks is not None:
         bibs = dict(checks.load_bibliographies(project, overlays))
-        findings = list(checks.check_project(project, bibs, max_unused=settings.max_unused_hints))
+        findings = list(checks.check_project(project, bibs, max_unused=settings.max_unused_hints,
+                                              cache_dir=settings.bib_cache_dir()))
     texts: dict[Path, str] = {path: source.text for path, source in project.files.items()}
     for path, bib in bibs.items():
         texts[path] = bib.text
     return ProjectSnapshot(root, generation, project, bibs, tuple(findings), texts)
 
+
+
+#: A first analysis shows the draft's diagnostics from the key summaries when its .bib files
+#: total at least this many bytes (smaller files load faster than the preview would help).
+PREVIEW_MIN_BIB_BYTES = 4 << 20
+
+
+def preview_root(root: Path, overlays: Mapping[Path, str],
+                 settings: RelatexSettings) -> tuple[tuple[Finding, ...], dict[Path, str]] | None:
+    """The draft's own findings (undefined keys, missing .bib files, LaTeX problems) from the
+    on-disk key summaries of its unchanged .bib files, without loading them: the first
+    diagnostics of a large project while its bibliography loads. None when not applicable."""
+    latex = optional_module("analysis.latex_project")
+    checks = optional_module("analysis.project_checks")
+    cache = optional_module("analysis.bib_cache")
+    if latex is None or checks is None or cache is None:
+        return None
+    try:
+        project: LatexProject = latex.load_project(root, overlays)
+    except (FileNotFoundError, OSError):
+        return None
+    paths = [path for path in project.bib_paths() if path.exists()]
+    if not paths or any(path in overlays for path in paths):
+        return None
+    summaries = [cache.load_summary(settings.bib_cache_dir(), path) for path in paths]
+    if any(summary is None for summary in summaries):
+        return None
+    if sum(summary.signature[1] for summary in summaries) < PREVIEW_MIN_BIB_BYTES:
+        return None
+    findings = checks.check_citations_against_keys(project, paths, cache.defined_keys(summaries))
+    texts = {path: source.text for path, source in project.files.items()}
+    return tuple(f for f in findings if f.path in texts), texts

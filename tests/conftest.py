@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +17,12 @@ EXAMPLE_DIR = REPO_ROOT / "examples" / "demo"
 # Nothing in the suite may reach the network: model hubs are off.
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+
+# The suite never writes into the user's cache (parsed .bib files, findings, model links): the
+# servers it starts inherit a temporary cache directory, removed at exit.
+_TEST_CACHE = tempfile.mkdtemp(prefix="relatex-test-cache-")
+os.environ["XDG_CACHE_HOME"] = _TEST_CACHE
+atexit.register(shutil.rmtree, _TEST_CACHE, True)
 
 
 @pytest.fixture(scope="session")

@@ -261,13 +261,13 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
             print("relatex check: --model and --claims need a .tex draft", file=sys.stderr)
             return 2
         try:
-            bib = load_bib_file(path)
+            bib = load_bib_file(path, cache_dir=settings.bib_cache_dir())
         except OSError as exc:
             print(f"relatex check: cannot read {args.path}: {exc}", file=sys.stderr)
             return 2
         bibs = {path: bib}
         project = _bib_only_project(path)
-        findings = check_bib_files(bibs)
+        findings = check_bib_files(bibs, settings.bib_cache_dir())
     else:
         try:
             from relatex.analysis.latex_project import find_root, load_project
@@ -280,14 +280,14 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         except (FileNotFoundError, OSError) as exc:
             print(f"relatex check: cannot load the draft {args.path}: {exc}", file=sys.stderr)
             return 2
-        bibs = load_bibliographies(project)
+        bibs = load_bibliographies(project, cache_dir=settings.bib_cache_dir())
         if args.model:
             if args.format == "json":
                 print(json.dumps(model_json(project, bibs), indent=2, ensure_ascii=False))
             else:
                 print(format_model(project, bibs))
             return 0
-        findings = check_project(project, bibs, max_unused=max_unused)
+        findings = check_project(project, bibs, max_unused=max_unused, cache_dir=settings.bib_cache_dir())
         texts.update({p: f.text for p, f in project.files.items()})
 
     metrics: dict[str, Any] | None = None

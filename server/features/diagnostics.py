@@ -15,7 +15,13 @@ from lsprotocol import types
 
 from relatex.analysis.findings import Code, Finding, Severity
 from relatex.server.positions import PositionMapper
-from relatex.server.workspace_state import ProjectSnapshot, analyse_root, optional_module, path_to_uri
+from relatex.server.workspace_state import (
+    ProjectSnapshot,
+    analyse_root,
+    optional_module,
+    path_to_uri,
+    preview_root,
+)
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
@@ -113,6 +119,8 @@ def publish_snapshot(server: RelatexServer, snapshot: ProjectSnapshot) -> None:
 async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     """Syntax pass of ``root`` in the executor, publish, then start the background checks."""
     state = server.state
+    if root not in state.snapshots:
+        await _preview(server, root, generation)
     try:
         snapshot = await state.run(analyse_root, root, state.overlays(), server.settings, generation)
     except Exception as exc:
@@ -135,6 +143,21 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     for hook in server.analysis_hooks:
         hook(snapshot)
     start_background_checks(server, snapshot)
+
+
+async def _preview(server: RelatexServer, root: Path, generation: int) -> None:
+    """First analysis of a root with a large, unchanged bibliography: publish the draft's own
+    diagnostics from the .bib key summaries while the full pass loads the files."""
+    state = server.state
+    try:
+        preview = await state.run(preview_root, root, state.overlays(), server.settings)
+    except Exception:
+        log.exception("the diagnostics preview of %s failed", root)
+        return
+    if preview is None or state.generation(root) != generation or root in state.snapshots:
+        return
+    findings, texts = preview
+    publish(server, root, diagnostics_by_file(findings, texts, texts))
 
 
 def publish_standalone_bib(server: RelatexServer, path: Path) -> None:

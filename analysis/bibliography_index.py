@@ -1,0 +1,171 @@
+"""What the checks of a draft need to know about its bibliographies, computed once per content.
+
+A thesis with a 100k-entry .bib is re-checked after every keystroke in a chapter; everything
+that depends on the .bib files alone (which keys exist, one entry per file and key, parse
+errors, duplicate keys and works) is built once per set of contents and remembered, in memory
+and, for large files, on disk, so an editor restarted on the same files finds it at once.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import logging
+import os
+import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from relatex.analysis.bib_cache import prune
+from relatex.analysis.bib_duplicates import duplicate_key_findings, duplicate_work_findings
+from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.findings import Finding
+
+log = logging.getLogger(__name__)
+
+#: Bibliographies with at least this many entries keep their findings on disk.
+PERSIST_MIN_ENTRIES = 2000
+#: Findings files kept in a cache directory (the least recently used go first).
+MAX_FINDINGS_FILES = 16
+_DISK_FORMAT = 1
+
+BibsKey = tuple[tuple[str, str], ...]
+
+
+def bibs_key(bibs: Mapping[Path, BibFile]) -> BibsKey:
+    """The identity of a set of bibliographies: each path with its content hash."""
+    return tuple(sorted(
+        (str(path), bib.content_hash or hashlib.sha256(bib.text.encode("utf-8", "surrogatepass")).hexdigest())
+        for path, bib in bibs.items()
+    ))
+
+
+@dataclass(frozen=True)
+class BibliographyIndex:
+    """Keys, entries and file-level findings of a set of .bib files (read-only once built)."""
+
+    key: BibsKey
+    defined: dict[str, BibEntry]  # first entry of each key, over all files
+    by_key: dict[str, list[BibEntry]]  # every entry of each key (duplicates included)
+    unique: tuple[BibEntry, ...]  # one entry per (file, key), in file order
+    unique_count: dict[str, int]  # key -> number of files defining it
+    malformed: frozenset[tuple[Path, int]]  # (path, start) of entries read after a parse error
+    file_findings: tuple[Finding, ...]  # parse errors, duplicate keys, duplicate works
+    _missing_all: list[Finding] = field(default_factory=list, compare=False, repr=False)
+
+    @property
+    def all_keys(self) -> list[str]:
+        return list(self.defined)
+
+    @property
+    def entry_count(self) -> int:
+        return sum(len(entries) for entries in self.by_key.values())
+
+
+def _build(bibs: Mapping[Path, BibFile], key: BibsKey, findings: tuple[Finding, ...]) -> BibliographyIndex:
+    defined: dict[str, BibEntry] = {}
+    by_key: dict[str, list[BibEntry]] = {}
+    unique: list[BibEntry] = []
+    unique_count: dict[str, int] = {}
+    for bib in bibs.values():
+        seen: set[str] = set()
+        for entry in bib.entries:
+            entries = by_key.get(entry.key)
+            if entries is None:
+                by_key[entry.key] = [entry]
+                defined[entry.key] = entry
+            else:
+                entries.append(entry)
+            if entry.key not in seen:
+                seen.add(entry.key)
+                unique.append(entry)
+                unique_count[entry.key] = unique_count.get(entry.key, 0) + 1
+    malformed = frozenset((f.path, int(f.data["entry_start"])) for bib in bibs.values() for f in bib.findings
+                          if "entry_start" in f.data)
+    return BibliographyIndex(key, defined, by_key, tuple(unique), unique_count, malformed, findings)
+
+
+def compute_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
+    """Parse errors, duplicate keys and duplicate works of the files (seconds for 100k entries)."""
+    findings: list[Finding] = []
+    for bib in bibs.values():
+        findings.extend(bib.findings)
+    findings.extend(duplicate_key_findings(bibs))
+    findings.extend(duplicate_work_findings(bibs))
+    return findings
+
+
+_MEMO: OrderedDict[BibsKey, BibliographyIndex] = OrderedDict()
+_MEMO_SIZE = 8
+_LOCK = threading.Lock()
+
+
+def bibliography_index(bibs: Mapping[Path, BibFile], cache_dir: Path | None = None) -> BibliographyIndex:
+    """The index of ``bibs`` (remembered per content; file findings also under ``cache_dir``)."""
+    key = bibs_key(bibs)
+    with _LOCK:
+        cached = _MEMO.get(key)
+        if cached is not None:
+            _MEMO.move_to_end(key)
+            return cached
+    total = sum(len(bib.entries) for bib in bibs.values())
+    persist = cache_dir is not None and total >= PERSIST_MIN_ENTRIES
+    findings = _load_findings(cache_dir, key) if persist and cache_dir is not None else None
+    if findings is None:
+        findings = tuple(compute_file_findings(bibs))
+        if persist and cache_dir is not None:
+            _save_findings(cache_dir, key, findings)
+    index = _build(bibs, key, findings)
+    with _LOCK:
+        _MEMO[key] = index
+        while len(_MEMO) > _MEMO_SIZE:
+            _MEMO.popitem(last=False)
+    return index
+
+
+def clear_memo() -> None:
+    """Forget the indexes held in memory (the disk copies stay)."""
+    with _LOCK:
+        _MEMO.clear()
+
+
+def _findings_path(cache_dir: Path, key: BibsKey) -> Path:
+    digest = hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return cache_dir / f"findings-{_DISK_FORMAT}-{digest}.pickle"
+
+
+def _load_findings(cache_dir: Path, key: BibsKey) -> tuple[Finding, ...] | None:
+    target = _findings_path(cache_dir, key)
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        with open(target, "rb") as handle:
+            stored_key, findings = pickle.load(handle)
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
+        return None
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    if stored_key != key or not isinstance(findings, tuple):
+        return None
+    try:
+        os.utime(target)  # most recently used: pruned last
+    except OSError:
+        pass
+    return findings
+
+
+def _save_findings(cache_dir: Path, key: BibsKey, findings: tuple[Finding, ...]) -> None:
+    target = _findings_path(cache_dir, key)
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        with open(tmp, "wb") as handle:
+            pickle.dump((key, findings), handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, target)
+        prune(cache_dir, "findings-*.pickle", MAX_FINDINGS_FILES)
+    except OSError as exc:
+        log.warning("cannot write the bibliography findings cache %s: %s", target, exc)
