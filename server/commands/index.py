@@ -12,6 +12,7 @@ import signal
 import sys
 import threading
 import time
+from collections import deque
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -47,24 +48,43 @@ def _duration(seconds: float | None) -> str:
 
 
 class ProgressLine:
-    """A one-line progress display on stderr (records/s, ETA when the total is known)."""
+    """A one-line progress display on stderr (records/s, ETA when the total is known).
 
-    def __init__(self, enabled: bool) -> None:
+    The rate is measured over the last ``window`` seconds, so a resumed run, which first skips
+    the records it already indexed at thousands per second, soon shows the real pace and ETA.
+    """
+
+    def __init__(self, enabled: bool, window: float = 30.0) -> None:
         self.enabled = enabled
+        self.window = window
         self._last = 0.0
+        self._samples: deque[tuple[float, int]] = deque()
+
+    def rate(self, elapsed: float, processed: int) -> float:
+        """Records per second over the recent window (or since the start when shorter)."""
+        samples = self._samples
+        samples.append((elapsed, processed))
+        while len(samples) > 2 and elapsed - samples[1][0] >= self.window:
+            samples.popleft()
+        if len(samples) < 2:
+            return processed / elapsed if elapsed > 0 else 0.0
+        (t0, n0), (t1, n1) = samples[0], samples[-1]
+        return (n1 - n0) / (t1 - t0) if t1 > t0 else 0.0
 
     def __call__(self, p: IndexProgress) -> None:
+        rate = self.rate(p.elapsed, p.processed)
         now = time.monotonic()
         if not self.enabled or now - self._last < 0.5:
             return
         self._last = now
+        eta = (p.total - min(p.processed, p.total)) / rate if p.total and rate > 0 else None
         if p.total:
             share = f"{p.processed:,}/{p.total:,} ({100 * min(p.processed, p.total) / p.total:4.1f}%)"
         else:
             share = f"{p.processed:,}"
         end = "\r" if sys.stderr.isatty() else "\n"
-        print(f"[{p.source}] {share}  {p.rate:7.1f} records/s  embedded {p.embedded:,}  "
-              f"elapsed {_duration(p.elapsed)}  ETA {_duration(p.eta)}", end=end, file=sys.stderr, flush=True)
+        print(f"[{p.source}] {share}  {rate:7.1f} records/s  embedded {p.embedded:,}  "
+              f"elapsed {_duration(p.elapsed)}  ETA {_duration(eta)}", end=end, file=sys.stderr, flush=True)
 
     def done(self) -> None:
         if self.enabled and sys.stderr.isatty():

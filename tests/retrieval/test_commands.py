@@ -142,3 +142,15 @@ def test_ctrl_c_stops_cleanly_and_a_rerun_resumes(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120)
     summary = json.loads(done.stdout)["sources"][0]
     assert done.returncode == 0 and summary["unchanged"] >= 25 and summary["added"] + summary["unchanged"] == 1500
+
+
+def test_progress_rate_follows_the_recent_pace_after_a_resumed_skip() -> None:
+    from relatex.server.commands.index import ProgressLine
+
+    line = ProgressLine(enabled=False, window=30.0)
+    # a resumed run skips 50,000 indexed records in 10 s, then embeds 20 records/s
+    assert line.rate(10.0, 50_000) == pytest.approx(5000.0)
+    rate = 0.0
+    for second in range(11, 200):
+        rate = line.rate(float(second), 50_000 + 20 * (second - 10))
+    assert rate == pytest.approx(20.0)
