@@ -47,13 +47,18 @@ def normalise_arxiv_id(value: str | None) -> str | None:
     return match.group(1) if match else None
 
 
+_LATEX_COMMAND = re.compile(r"\\[a-zA-Z]+\s*")
+_NOT_ALNUM = re.compile(r"[^a-zA-Z0-9]+")
+
+
 def normalise_title(title: str) -> str:
     """Lower-case ASCII words of a title, for comparison (LaTeX braces and accents dropped)."""
-    text = unicodedata.normalize("NFKD", title)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    text = re.sub(r"\\[a-zA-Z]+\s*", " ", text)
-    text = re.sub(r"[^a-zA-Z0-9]+", " ", text).lower()
-    return " ".join(text.split())
+    if title.isascii():  # most titles: no accents to strip (the per-character pass is the cost)
+        text = title
+    else:
+        text = "".join(ch for ch in unicodedata.normalize("NFKD", title) if not unicodedata.combining(ch))
+    text = _LATEX_COMMAND.sub(" ", text)
+    return " ".join(_NOT_ALNUM.sub(" ", text).lower().split())
 
 
 def surname(author: str) -> str:

@@ -98,9 +98,11 @@ def base_key(record: PaperRecord, style: str) -> str:
     return f"{family.lower()}{year}{word}"
 
 
-def unique_key(base: str, taken: set[str], style: str) -> str:
-    """``base`` or, if taken (case-insensitively, as BibTeX compares keys), a suffixed variant."""
-    lowered = {k.lower() for k in taken}
+def unique_key(base: str, taken: set[str], style: str, lowered: set[str] | None = None) -> str:
+    """``base`` or, if taken (case-insensitively, as BibTeX compares keys), a suffixed variant
+    (``lowered``: the lower-cased ``taken``, when the caller keeps it)."""
+    if lowered is None:
+        lowered = {k.lower() for k in taken}
     if base.lower() not in lowered:
         return base
     for index in range(2, 1000):
@@ -132,6 +134,7 @@ class KeyIndex:
 
     def __init__(self, entries: Sequence[BibEntry]) -> None:
         self.keys: set[str] = {e.key for e in entries}
+        self.style = detect_key_style(sorted(self.keys))
         self._by_doi: dict[str, str] = {}
         self._by_arxiv: dict[str, str] = {}
         self._by_title: dict[str, list[tuple[str, str, int | None]]] = {}
@@ -168,19 +171,21 @@ class KeyIndex:
 
 def assign_keys(
     records: Sequence[PaperRecord],
-    entries: Sequence[BibEntry],
+    entries: Sequence[BibEntry] | KeyIndex,
     draft_keys: Mapping[str, str | None] | None = None,
     style: str | None = None,
 ) -> tuple[dict[str, str], set[str]]:
     """Record id -> citation key for every record, and the ids that need a new .bib entry.
 
-    ``draft_keys`` gives keys the draft already cites (record id -> key); they win when the
+    ``entries`` are the draft's .bib entries, or their :class:`KeyIndex` when the caller keeps
+    one. ``draft_keys`` gives keys the draft already cites (record id -> key); they win when the
     .bib has them. Otherwise an existing entry of the same work is reused; otherwise the draft's
     key when the draft cites the paper without a .bib entry; otherwise a new key.
     """
-    index = KeyIndex(entries)
-    chosen_style = style or detect_key_style(sorted(index.keys))
+    index = entries if isinstance(entries, KeyIndex) else KeyIndex(entries)
+    chosen_style = style or index.style
     taken = set(index.keys)
+    lowered = {k.lower() for k in taken}
     keys: dict[str, str] = {}
     new: set[str] = set()
     for record in records:
@@ -192,14 +197,16 @@ def assign_keys(
         if existing is not None:
             keys[record.id] = existing
             continue
-        if draft_key and draft_key.lower() not in {k.lower() for k in taken}:
+        if draft_key and draft_key.lower() not in lowered:
             # cited by the draft but missing from its .bib: the new entry fills that key
             keys[record.id] = draft_key
             taken.add(draft_key)
+            lowered.add(draft_key.lower())
             new.add(record.id)
             continue
-        key = unique_key(base_key(record, chosen_style), taken, chosen_style)
+        key = unique_key(base_key(record, chosen_style), taken, chosen_style, lowered)
         taken.add(key)
+        lowered.add(key.lower())
         keys[record.id] = key
         new.add(record.id)
     return keys, new

@@ -11,17 +11,20 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from relatex.analysis.bibliography_index import BibsKey, bibs_key
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.analysis.project_model import LatexProject
 from relatex.retrieval.selection import Selection
 from relatex.writing.bibtex_render import render_entry
-from relatex.writing.citation_keys import assign_keys
+from relatex.writing.citation_keys import KeyIndex, assign_keys
 from relatex.writing.latex_validator import CITE_COMMAND, cited_keys, validate_latex
 from relatex.writing.llm import LLM, LLMError
 from relatex.writing.offline_writer import write_offline
@@ -82,6 +85,27 @@ def check_cancel(cancel: Cancel) -> None:
 
 def _all_entries(bibs: Mapping[Path, BibFile]) -> list[BibEntry]:
     return [entry for bib in bibs.values() for entry in bib.entries]
+
+
+_KEY_INDEXES: OrderedDict[BibsKey, KeyIndex] = OrderedDict()
+_KEY_INDEXES_LOCK = threading.Lock()
+
+
+def key_index_for(bibs: Mapping[Path, BibFile]) -> KeyIndex:
+    """The lookup of the draft's existing entries (built once per .bib contents: seconds for a
+    100k-entry file, and a draft gets many sections generated against the same files)."""
+    key = bibs_key(bibs)
+    with _KEY_INDEXES_LOCK:
+        index = _KEY_INDEXES.get(key)
+        if index is not None:
+            _KEY_INDEXES.move_to_end(key)
+            return index
+    index = KeyIndex(_all_entries(bibs))
+    with _KEY_INDEXES_LOCK:
+        _KEY_INDEXES[key] = index
+        while len(_KEY_INDEXES) > 4:
+            _KEY_INDEXES.popitem(last=False)
+    return index
 
 
 def build_plan(
@@ -159,7 +183,7 @@ def generate_related_work(
     check_cancel(cancel)
     records = [p.record for p in selection.papers]
     draft_keys = {p.record.id: p.draft_key for p in selection.papers}
-    keys, new_ids = assign_keys(records, _all_entries(bibs), draft_keys, options.key_style)
+    keys, new_ids = assign_keys(records, key_index_for(bibs), draft_keys, options.key_style)
     plan = build_plan(project, selection, keys, options.depth)
     report("planning the section", 0.05)
     usage: dict[str, Any] = {}
