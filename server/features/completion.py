@@ -13,7 +13,7 @@ import bisect
 import logging
 from collections.abc import Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -30,7 +30,9 @@ log = logging.getLogger(__name__)
 
 MAX_BIB_ITEMS = 100
 MAX_KB_ITEMS = 10
-KB_WAIT_S = 0.025
+KB_WAIT_S = 0.015
+#: Items whose card is sent with the list; the others get it on ``completionItem/resolve``.
+INLINE_CARDS = 10
 ADD_ENTRY_COMMAND = "relatex.addEntry"
 
 
@@ -45,6 +47,14 @@ class KeyRanker:
     building: bool = False
     style: str = ""  # the draft's citation-key style (writing.citation_keys)
     dois: frozenset[str] = frozenset()
+    cards: dict[str, str] = field(default_factory=dict)  # key -> card of its entry
+
+    def card(self, key: str, entry: BibEntry | None) -> str:
+        """The hover card of a .bib key for completion (built once per key and contents)."""
+        card = self.cards.get(key)
+        if card is None:
+            card = self.cards[key] = build_card(key, entry, None, None)
+        return card
 
     def unique(self, base: str) -> str:
         """``base`` or a suffixed variant no existing key uses (case-insensitively)."""
@@ -194,24 +204,47 @@ def _item_range(server: RelatexServer, uri: str, start: int, end: int) -> types.
     return doc.mapper().range(start, end)
 
 
-def bib_items(keys: Sequence[str], snapshot: ProjectSnapshot, rng: types.Range) -> list[types.CompletionItem]:
+def bib_items(keys: Sequence[str], snapshot: ProjectSnapshot, rng: types.Range, ranker: KeyRanker,
+              uri: str) -> list[types.CompletionItem]:
+    """The .bib keys as items; the first :data:`INLINE_CARDS` carry their card, the others
+    name their key in ``data`` for ``completionItem/resolve`` (a shorter list to send)."""
     entries = snapshot.entries_by_key()
     items = []
     for rank, key in enumerate(keys):
         entry = entries.get(key)
         title = (entry.title_plain or entry.get("title", "") or "") if entry else ""
         year = f" ({entry.year})" if entry and entry.year else ""
+        inline = rank < INLINE_CARDS
         items.append(types.CompletionItem(
             label=key,
             kind=types.CompletionItemKind.Reference,
             detail=(title[:80] + year) if title else None,
-            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown,
-                                              value=build_card(key, entry, None, None)),
+            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=ranker.card(key, entry))
+            if inline else None,
             sort_text=f"0{rank:05d}",
             filter_text=key,
             text_edit=types.TextEdit(range=rng, new_text=key),
+            data=None if inline else {"relatex": "bib-key", "key": key, "uri": uri},
         ))
     return items
+
+
+def resolve_item(server: RelatexServer, item: types.CompletionItem) -> types.CompletionItem:
+    """Fill in the card of a .bib key item sent without one."""
+    data = item.data if isinstance(item.data, dict) else None
+    if item.documentation is not None or data is None or data.get("relatex") != "bib-key":
+        return item
+    try:
+        snapshot = snapshot_for(server, uri_to_path(str(data.get("uri", ""))))
+    except ValueError:
+        return item
+    if snapshot is None:
+        return item
+    key = str(data.get("key", ""))
+    entry = snapshot.entries_by_key().get(key)
+    item.documentation = types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                             value=current_ranker(snapshot).card(key, entry))
+    return item
 
 
 def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, rng: types.Range,
@@ -268,7 +301,7 @@ def register(server: RelatexServer) -> None:
     server.analysis_hooks.append(on_snapshot)
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
-                    types.CompletionOptions(trigger_characters=["{", ","], resolve_provider=False))
+                    types.CompletionOptions(trigger_characters=["{", ","], resolve_provider=True))
     @server.guarded("completion")
     async def complete(params: types.CompletionParams) -> types.CompletionList | None:
         uri = params.text_document.uri
@@ -288,7 +321,7 @@ def register(server: RelatexServer) -> None:
         ranker = current_ranker(snapshot)
         indexed = ranker.index is not None
         keys, cut = ranker.ranked(sentence, ctx.prefix, set(ctx.existing), MAX_BIB_ITEMS)
-        items = bib_items(keys, snapshot, rng)
+        items = bib_items(keys, snapshot, rng, ranker, uri)
         records, pending = suggestions.lookup(server, sentence)
         if records is None and pending is not None:
             try:
@@ -298,3 +331,11 @@ def register(server: RelatexServer) -> None:
                 cut = True
         items.extend(kb_items(records or [], ranker, uri, rng, ctx.prefix))
         return types.CompletionList(is_incomplete=cut or not indexed, items=items)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    def resolve(item: types.CompletionItem) -> types.CompletionItem:
+        try:
+            return resolve_item(server, item)
+        except Exception as exc:  # the item as sent is still a valid answer
+            server.report_once("completion", exc)
+            return item

@@ -80,6 +80,13 @@ async def test_completion_inside_cite(start_editor: StartEditor, demo: Path, pro
     assert labels.index("reimers2019sentencebert") < labels.index("robertson2009probabilistic")
     for item in bib_items:
         assert item.text_edit is not None and item.text_edit.range.start == position
+    # the first items carry their card; the others get it from completionItem/resolve
+    assert all(item.documentation is not None for item in bib_items[:10])
+    assert len(bib_items) > 10 and all(item.documentation is None for item in bib_items[10:])
+    for item in bib_items:
+        resolved = await editor.client.completion_item_resolve_async(item)
+        assert isinstance(resolved.documentation, types.MarkupContent)
+        assert f"`{item.label}`" in resolved.documentation.value
     # after a comma, with a typed prefix: only matching keys, replacing just the prefix
     editor.change(uri, cursor, cursor, "reimers2019sentencebert, ho")
     position = editor.position(uri, "reimers2019sentencebert, ho", len("reimers2019sentencebert, ho"))
