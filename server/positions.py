@@ -8,6 +8,7 @@ mathematical alphanumerics) never shift a range.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from lsprotocol import types
 
@@ -44,12 +45,42 @@ def line_index(text: str) -> LineIndex:
     return index
 
 
+#: Texts at least this long have their line index built only when a single lookup needs it.
+LAZY_INDEX_CHARS = 4 << 20
+
+
 class PositionMapper:
-    """Converts between offsets and LSP positions for one immutable text."""
+    """Converts between offsets and LSP positions for one immutable text.
+
+    The line index of a very large text (a 100k-entry .bib) costs a second to build; batches
+    of positions (:meth:`positions`) in a text with only ``\\n`` line breaks are found without
+    it, by counting line breaks between consecutive offsets.
+    """
 
     def __init__(self, text: str) -> None:
         self.text = text
-        self.index = line_index(text)
+        self._index: LineIndex | None = None if len(text) >= LAZY_INDEX_CHARS else line_index(text)
+
+    @property
+    def index(self) -> LineIndex:
+        if self._index is None:
+            self._index = line_index(self.text)
+        return self._index
+
+    def positions(self, offsets: Iterable[int]) -> dict[int, types.Position]:
+        """LSP positions of many offsets at once (each clamped to the text)."""
+        wanted = sorted({min(max(0, offset), len(self.text)) for offset in offsets})
+        if self._index is not None or "\r" in self.text:
+            return {offset: self.position(offset) for offset in wanted}
+        text = self.text
+        result: dict[int, types.Position] = {}
+        line, previous = 0, 0
+        for offset in wanted:
+            line += text.count("\n", previous, offset)
+            previous = offset
+            start = text.rfind("\n", 0, offset) + 1
+            result[offset] = types.Position(line=line, character=_utf16_len(text[start:offset]))
+        return result
 
     def _line_text(self, line: int) -> str:
         starts = self.index.line_starts

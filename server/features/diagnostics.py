@@ -47,12 +47,12 @@ def _json_safe(value: Any) -> Any:
     return str(value)
 
 
-def to_diagnostic(finding: Finding, mapper: PositionMapper) -> types.Diagnostic:
+def to_diagnostic(finding: Finding, rng: types.Range) -> types.Diagnostic:
     data = {"code": finding.code.value, "path": str(finding.path), "start": finding.start,
             "end": finding.end, **_json_safe(dict(finding.data))}
     tags = [types.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY else None
     return types.Diagnostic(
-        range=mapper.range(finding.start, finding.end),
+        range=rng,
         message=finding.message,
         severity=types.DiagnosticSeverity.Hint if finding.code == Code.UNUSED_ENTRY
         else SEVERITY.get(finding.severity, types.DiagnosticSeverity.Warning),
@@ -64,24 +64,53 @@ def to_diagnostic(finding: Finding, mapper: PositionMapper) -> types.Diagnostic:
 
 
 _mappers: dict[Path, PositionMapper] = {}  # kept across passes: a large .bib is indexed once
+# id(finding) -> (finding, text, diagnostic): the findings of an unchanged .bib are the same
+# objects pass after pass, so after an edit of the draft only its new findings are converted.
+_converted: dict[int, tuple[Finding, str, types.Diagnostic]] = {}
 
 
 def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
                         files: Iterable[Path]) -> dict[Path, list[types.Diagnostic]]:
-    """Group findings per file as diagnostics; every file of ``files`` gets a (maybe empty) list."""
+    """Group findings per file as diagnostics; every file of ``files`` gets a (maybe empty) list.
+
+    Safe to run in the executor: it reads immutable inputs and caches by identity.
+    """
     result: dict[Path, list[types.Diagnostic]] = {path: [] for path in files}
-    mappers = _mappers
-    for finding in sorted(findings, key=Finding.sort_key):
-        text = texts.get(finding.path)
-        if text is None:
-            try:
-                text = finding.path.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                text = ""
-        mapper = mappers.get(finding.path)
+    pending: dict[Path, list[Finding]] = {}
+    converted: dict[int, tuple[Finding, str, types.Diagnostic]] = {}
+    ordered = sorted(findings, key=Finding.sort_key)
+    file_texts: dict[Path, str] = {}
+    for finding in ordered:
+        if finding.path not in file_texts:
+            text = texts.get(finding.path)
+            if text is None:
+                try:
+                    text = finding.path.read_text(encoding="utf-8", errors="replace")
+                except OSError:
+                    text = ""
+            file_texts[finding.path] = text
+        cached = _converted.get(id(finding))
+        if cached is None or cached[0] is not finding or cached[1] is not file_texts[finding.path]:
+            pending.setdefault(finding.path, []).append(finding)
+        else:
+            converted[id(finding)] = cached
+    for path, todo in pending.items():
+        text = file_texts[path]
+        mapper = _mappers.get(path)
         if mapper is None or mapper.text is not text:
-            mapper = mappers[finding.path] = PositionMapper(text)
-        result.setdefault(finding.path, []).append(to_diagnostic(finding, mapper))
+            mapper = _mappers[path] = PositionMapper(text)
+        positions = mapper.positions([f.start for f in todo] + [max(f.start, f.end) for f in todo])
+        for finding in todo:
+            rng = types.Range(start=positions[min(max(0, finding.start), len(text))],
+                              end=positions[min(max(0, max(finding.start, finding.end)), len(text))])
+            converted[id(finding)] = (finding, text, to_diagnostic(finding, rng))
+    for finding in ordered:
+        result.setdefault(finding.path, []).append(converted[id(finding)][2])
+    _converted.update(converted)
+    if len(_converted) > 4 * max(len(converted), 1000):
+        live = {key: value for key, value in _converted.items() if key in converted}
+        _converted.clear()
+        _converted.update(live)
     return result
 
 
@@ -123,6 +152,8 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
         await _preview(server, root, generation)
     try:
         snapshot = await state.run(analyse_root, root, state.overlays(), server.settings, generation)
+        # convert the findings to diagnostics off the event loop (cached: publishing is then quick)
+        await state.run(diagnostics_by_file, snapshot.findings, snapshot.texts, ())
     except Exception as exc:
         server.report_once("analysis", exc)
         return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
@@ -67,3 +68,24 @@ def test_incremental_change_matches_pygls(text: str, data: st.DataObject) -> Non
 
 def test_full_change_replaces_text() -> None:
     assert apply_change("old", types.TextDocumentContentChangeWholeDocument(text="new")) == "new"
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n"])
+def test_batch_positions_of_a_large_text_equal_single_lookups(newline: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from relatex.server import positions
+
+    rng = random.Random(7)
+    lines = ["".join(rng.choice("ab c\u00e9\U0001d400") for _ in range(rng.randrange(0, 30))) for _ in range(300)]
+    text = newline.join(lines)
+    offsets = [rng.randrange(0, len(text) + 1) for _ in range(200)] + [0, len(text), len(text) + 5, -3]
+    monkeypatch.setattr(positions, "LAZY_INDEX_CHARS", 0)
+    lazy = positions.PositionMapper(text)
+    batch = lazy.positions(offsets)
+    eager = positions.PositionMapper.__new__(positions.PositionMapper)
+    eager.text = text
+    eager._index = positions.line_index(text)
+    for offset in offsets:
+        clamped = min(max(0, offset), len(text))
+        assert batch[clamped] == eager.position(clamped)
