@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import gc
 import logging
 from collections.abc import Sequence
 from concurrent.futures import Future
@@ -21,7 +22,13 @@ from lsprotocol import types
 from relatex.analysis.bibtex_model import BibEntry
 from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
 from relatex.server.features.hover import build_card, snapshot_for
-from relatex.server.workspace_state import ProjectSnapshot, optional_module, text_hash, uri_to_path
+from relatex.server.workspace_state import (
+    LONG_LIVED_ENTRIES,
+    ProjectSnapshot,
+    optional_module,
+    text_hash,
+    uri_to_path,
+)
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
@@ -159,6 +166,8 @@ def build_index(snapshot: ProjectSnapshot) -> None:
     with_abstract = len(entries) <= LARGE_BIBLIOGRAPHY
     ranker.index = lexical.LexicalIndex.build((key, _entry_text(entry, with_abstract))
                                               for key, entry in entries.items())
+    if len(entries) >= LONG_LIVED_ENTRIES:
+        gc.freeze()  # the index lives as long as its .bib: see keep_out_of_collector
 
 
 class KbSuggestions:

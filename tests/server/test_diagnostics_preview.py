@@ -58,3 +58,27 @@ def test_no_preview_for_small_or_edited_bibliographies(project: Path, tmp_path: 
     assert preview_root(root, {bib: bib.read_text(encoding="utf-8")}, settings) is None  # unsaved edits
     bib.write_text(bib.read_text(encoding="utf-8") + "\n@misc{late, title={Late}}\n", encoding="utf-8")
     assert preview_root(root, {}, settings) is None  # changed on disk since it was cached
+
+
+def test_large_bibliographies_are_kept_out_of_the_cyclic_collector(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from relatex.analysis.bibtex import parse_bib_text
+
+    monkeypatch.setattr(workspace_state, "LONG_LIVED_ENTRIES", 2)
+    monkeypatch.setattr(workspace_state, "_frozen", set())
+    path = tmp_path / "big.bib"
+    bib = parse_bib_text("@misc{a, title={A}}\n@misc{b, title={B}}\n", path)
+    small = parse_bib_text("@misc{c, title={C}}\n", tmp_path / "small.bib")
+    gc.unfreeze()
+    try:
+        workspace_state.keep_out_of_collector({small.path: small})
+        assert gc.get_freeze_count() == 0
+        workspace_state.keep_out_of_collector({path: bib})
+        frozen = gc.get_freeze_count()
+        assert frozen > 0
+        workspace_state.keep_out_of_collector({path: bib})  # already frozen: nothing more to do
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
