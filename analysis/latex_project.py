@@ -29,13 +29,21 @@ from pathlib import Path
 from relatex.analysis.citations import detect_citation_package, find_citations
 from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
 from relatex.analysis.findings import Code, Finding, Severity
+from relatex.analysis.latex_includes import (
+    INCLUDE_RE,
+    include_candidates,
+    normalise_overlays,
+    parse_include,
+    safe_exists,
+    section_text,
+)
+from relatex.analysis.latex_root import find_root
 from relatex.analysis.latex_scan import (
     find_end_of_document,
     iter_comma_items,
     mask_text,
     read_arguments,
 )
-from relatex.analysis.latex_text import plain_text
 from relatex.analysis.project_model import (
     BibItem,
     BibResource,
@@ -57,21 +65,22 @@ from relatex.analysis.structure import (
     find_title,
 )
 
+__all__ = [
+    "LatexProject",
+    "citation_at",
+    "clear_analysis_cache",
+    "find_root",
+    "find_section",
+    "iter_sections",
+    "load_project",
+    "section_text",
+]
+
 log = logging.getLogger(__name__)
 
-_INCLUDE_RE = re.compile(
-    r"\\(input|include|subfile|import|subimport|includefrom|subincludefrom|inputfrom|subinputfrom"
-    r"|InputIfFileExists)(?![A-Za-z@])\*?"
-)
-_BARE_INPUT_RE = re.compile(r"[ \t]+([^\s{}\\%]+)")
 _BIB_RE = re.compile(r"\\(bibliography|addbibresource|addglobalbib|addsectionbib)(?![A-Za-z@])")
 _THEBIBLIOGRAPHY_RE = re.compile(r"\\begin[ \t]*\{thebibliography\}")
-_MAGIC_ROOT_RE = re.compile(r"^[ \t]*%+[ \t]*!?[ \t]*tex[ \t]+root[ \t]*=[ \t]*(\S.*?)[ \t]*$",
-                            re.IGNORECASE | re.MULTILINE)
-_SUBFILES_CLASS_RE = re.compile(r"\\documentclass[ \t]*\[([^\]]+)\][ \t]*\{subfiles\}")
-_DOCUMENTCLASS_RE = re.compile(r"^[ \t]*\\documentclass", re.MULTILINE)
 _MAX_DEPTH = 64
-_HEAD_CHARS = 8192
 
 
 @dataclass(frozen=True)
@@ -132,7 +141,7 @@ class _Loader:
     def __init__(self, root: Path, overlays: Mapping[Path, str] | None) -> None:
         self.root = root
         self.root_dir = root.parent
-        self.overlays = _normalise_overlays(overlays)
+        self.overlays = normalise_overlays(overlays)
         self.scans: dict[Path, _FileScan] = {}
         self.order: list[Path] = []
         self.findings: list[Finding] = []
@@ -175,7 +184,7 @@ class _Loader:
         events.extend((site.start, 1, site) for site in scan.sites)
         events.extend((h.start, 0, h) for h in scan.headings)
         stop = scan.doc_end if scan.doc_end is not None else len(text)
-        for m in _INCLUDE_RE.finditer(scan.masked, 0, stop):
+        for m in INCLUDE_RE.finditer(scan.masked, 0, stop):
             events.append((m.start(), 2, m))
         events.sort(key=lambda e: (e[0], e[1]))
         for _, kind, payload in events:
@@ -192,14 +201,14 @@ class _Loader:
 
     def follow_include(self, scan: _FileScan, m: re.Match[str], stack: list[Path], base_dir: Path) -> None:
         command = m.group(1)
-        parsed = _parse_include(scan.masked, m)
+        parsed = parse_include(scan.masked, m)
         if parsed is None:
             return
         end, directory, name = parsed
         path = scan.path
         if not name:
             return
-        candidates, child_base = _include_candidates(command, name, directory, path, base_dir, self.root_dir)
+        candidates, child_base = include_candidates(command, name, directory, path, base_dir, self.root_dir)
         target: Path | None = None
         outside = False
         for candidate in candidates:
@@ -208,7 +217,7 @@ class _Loader:
             except (OSError, RuntimeError):
                 continue
             if not self.inside_root(resolved):
-                if resolved in self.overlays or _safe_exists(resolved):
+                if resolved in self.overlays or safe_exists(resolved):
                     outside = True
                 elif ".." in Path(name).parts or Path(name).is_absolute() or ".." in Path(directory).parts:
                     outside = True
@@ -318,71 +327,6 @@ class _Loader:
         return resolved[0]
 
 
-def _normalise_overlays(overlays: Mapping[Path, str] | None) -> dict[Path, str]:
-    """Overlay keys as absolute resolved paths (editors may send unresolved ones)."""
-    result: dict[Path, str] = {}
-    for path, text in (overlays or {}).items():
-        try:
-            result[Path(path).resolve()] = text
-        except (OSError, RuntimeError):
-            result[Path(path)] = text
-    return result
-
-
-def _safe_exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except OSError:
-        return False
-
-
-def _parse_include(masked: str, m: re.Match[str]) -> tuple[int, str, str] | None:
-    """(end of command, directory argument, file argument) of an include command."""
-    command = m.group(1)
-    two_args = command in ("import", "subimport", "includefrom", "subincludefrom", "inputfrom", "subinputfrom")
-    args = read_arguments(masked, m.end(), max_optional=0, required=2 if two_args else 1, limit=1000)
-    if command == "input" and not args.required:
-        bare = _BARE_INPUT_RE.match(masked, m.end())
-        if bare is None:
-            return None
-        return bare.end(), "", bare.group(1)
-    if len(args.required) < (2 if two_args else 1) or not all(g.closed for g in args.required):
-        return None
-    values = [masked[g.content_start:g.content_end].strip() for g in args.required]
-    if command == "InputIfFileExists":
-        args = read_arguments(masked, args.end, max_optional=0, required=2, limit=4000)
-    if two_args:
-        return args.end, values[0], values[1]
-    return args.end, "", values[0]
-
-
-def _include_candidates(command: str, name: str, directory: str, including: Path, base_dir: Path,
-                        root_dir: Path) -> tuple[list[Path], Path]:
-    """Paths to try for an include, most likely first, and the base for the included file."""
-    names = [name] if name.lower().endswith(".tex") else [name + ".tex", name]
-    if command == "include":
-        names = [name if name.lower().endswith(".tex") else name + ".tex"]
-    if command in ("import", "includefrom", "inputfrom"):
-        child_base = Path(directory) if Path(directory).is_absolute() else root_dir / directory
-        bases = [child_base]
-    elif command in ("subimport", "subincludefrom", "subinputfrom"):
-        child_base = including.parent / directory
-        bases = [child_base]
-    elif command == "subfile":
-        child_base = base_dir
-        bases = [including.parent, base_dir, root_dir]
-    else:
-        child_base = base_dir
-        bases = [base_dir, root_dir, including.parent]
-    candidates: list[Path] = []
-    for base in bases:
-        for candidate_name in names:
-            candidate = base / candidate_name
-            if candidate not in candidates:
-                candidates.append(candidate)
-    return candidates, child_base
-
-
 # -- public API ----------------------------------------------------------------------------
 
 def _outlines(loader: _Loader) -> dict[Path, FileOutline]:
@@ -453,89 +397,6 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
     )
 
 
-def _head(path: Path, overlays: Mapping[Path, str]) -> str | None:
-    if path in overlays:
-        return overlays[path][:_HEAD_CHARS]
-    try:
-        with path.open("rb") as handle:
-            return handle.read(_HEAD_CHARS).decode("utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _is_file(path: Path, overlays: Mapping[Path, str]) -> bool:
-    return path in overlays or _safe_exists(path) and path.is_file()
-
-
-def find_root(path: Path, overlays: Mapping[Path, str] | None = None) -> Path:
-    """The root file of the project ``path`` belongs to.
-
-    Honours ``% !TeX root = main.tex`` magic comments (followed in chains) and
-    ``\\documentclass[main.tex]{subfiles}``. A file without ``\\documentclass`` is looked up in
-    the ``.tex`` files of its directory and up to two parents: the first one with
-    ``\\documentclass`` that mentions the file's name is the root. Otherwise ``path`` itself.
-    """
-    overlay_map = _normalise_overlays(overlays)
-    current = Path(path).resolve()
-    seen: set[Path] = set()
-    for _ in range(16):
-        seen.add(current)
-        head = _head(current, overlay_map)
-        if head is None:
-            return current
-        target: Path | None = None
-        magic = _MAGIC_ROOT_RE.search(head)
-        if magic is not None:
-            target = _existing_tex(current.parent / magic.group(1).strip().strip('"'), overlay_map)
-        if target is None:
-            sub = _SUBFILES_CLASS_RE.search(mask_text(head))
-            if sub is not None:
-                target = _existing_tex(current.parent / sub.group(1).strip(), overlay_map)
-        if target is None and _DOCUMENTCLASS_RE.search(mask_text(head)) is None:
-            target = _including_root(current, overlay_map)
-        if target is None or target in seen:
-            return current
-        current = target
-    return current
-
-
-def _existing_tex(candidate: Path, overlays: Mapping[Path, str]) -> Path | None:
-    for option in (candidate, candidate.with_name(candidate.name + ".tex")):
-        try:
-            resolved = option.resolve()
-        except (OSError, RuntimeError):
-            continue
-        if _is_file(resolved, overlays):
-            return resolved
-    return None
-
-
-def _including_root(path: Path, overlays: Mapping[Path, str]) -> Path | None:
-    """A nearby file with ``\\documentclass`` whose text mentions ``path``'s stem."""
-    directory = path.parent
-    for _ in range(3):
-        try:
-            candidates = sorted(p for p in directory.glob("*.tex") if p.resolve() != path)[:50]
-        except OSError:
-            candidates = []
-        for candidate in candidates:
-            head = _head(candidate.resolve(), overlays)
-            if head is None:
-                continue
-            masked = mask_text(head)
-            if _DOCUMENTCLASS_RE.search(masked) and path.stem in masked:
-                try:
-                    full = candidate.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    continue
-                if re.search(r"\{[^{}]*" + re.escape(path.stem) + r"(?:\.tex)?\}", mask_text(full)):
-                    return candidate.resolve()
-        if directory.parent == directory:
-            break
-        directory = directory.parent
-    return None
-
-
 # -- navigation and text of sections ---------------------------------------------------------
 
 def iter_sections(sections: Sequence[Section]) -> Iterator[Section]:
@@ -562,50 +423,4 @@ def citation_at(project: LatexProject, path: Path, offset: int) -> tuple[Citatio
         if site.path == path and site.start <= offset <= site.end:
             key = next((k for k in site.keys if k.start <= offset <= k.end), None)
             return site, key
-    return None
-
-
-def section_text(project: LatexProject, section: Section) -> str:
-    """Plain text of a section, including the text of files included within its range."""
-    return _range_text(project, section.path, section.start, section.end, set())
-
-
-def _range_text(project: LatexProject, path: Path, start: int, end: int, active: set[Path]) -> str:
-    source = project.files.get(path)
-    if source is None or path in active:
-        return ""
-    active = active | {path}
-    text = source.text
-    masked = mask_text(text)
-    pieces: list[str] = []
-    cursor = start
-    for m in _INCLUDE_RE.finditer(masked, start, end):
-        parsed = _parse_include(masked, m)
-        if parsed is None:
-            continue
-        inc_end, directory, name = parsed
-        child = _match_included(project, path, m.group(1), directory, name)
-        if child is None:
-            continue
-        pieces.append(plain_text(text, cursor, m.start(), masked=masked)[0])
-        child_text = project.files[child].text
-        pieces.append(_range_text(project, child, 0, len(child_text), active))
-        cursor = inc_end
-    pieces.append(plain_text(text, cursor, end, masked=masked)[0])
-    return "\n\n".join(p for p in pieces if p)
-
-
-def _match_included(project: LatexProject, path: Path, command: str, directory: str, name: str) -> Path | None:
-    if not name:
-        return None
-    known = set(project.includes.get(path, ()))
-    candidates, _ = _include_candidates(command, name, directory, path, project.root_dir, project.root_dir)
-    candidates += [path.parent / directory / (name if name.endswith(".tex") else name + ".tex")]
-    for candidate in candidates:
-        try:
-            resolved = candidate.resolve()
-        except (OSError, RuntimeError):
-            continue
-        if resolved in known and resolved in project.files:
-            return resolved
     return None
