@@ -1,0 +1,86 @@
+"""The no-copy rule of the offline writer: no run of :data:`MAX_COPIED_WORDS` or more consecutive
+words of any source abstract may appear in the text it writes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+MAX_COPIED_WORDS = 12
+
+
+def _words(text: str) -> list[str]:
+    text = re.sub(r"\\[a-zA-Z]+\*?(?:\[[^\]]*\])*\{[^{}]*\}", " ", text)  # citation commands
+    text = re.sub(r"\\[a-zA-Z]+", " ", text)
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+class CopyGuard:
+    """Detects runs of ``limit`` or more consecutive words shared with any source text."""
+
+    def __init__(self, sources: Iterable[str], limit: int = MAX_COPIED_WORDS) -> None:
+        self.limit = limit
+        self._grams: set[tuple[str, ...]] = set()
+        for source in sources:
+            words = _words(source)
+            for i in range(len(words) - limit + 1):
+                self._grams.add(tuple(words[i:i + limit]))
+
+    def copied(self, text: str) -> list[tuple[int, int]]:
+        """Word ranges ``[start, end)`` of ``text`` (in its word list) that are copied runs."""
+        words = _words(text)
+        hits: list[tuple[int, int]] = []
+        for i in range(len(words) - self.limit + 1):
+            if tuple(words[i:i + self.limit]) in self._grams:
+                if hits and hits[-1][1] >= i + self.limit - 1:
+                    hits[-1] = (hits[-1][0], i + self.limit)
+                else:
+                    hits.append((i, i + self.limit))
+        return hits
+
+    def ok(self, text: str) -> bool:
+        return not self.copied(text)
+
+
+def longest_copied_run(text: str, sources: Sequence[str]) -> int:
+    """The longest run of consecutive words of ``text`` found verbatim in one of ``sources``."""
+    out = _words(text)
+    best = 0
+    for source in sources:
+        src = _words(source)
+        positions: dict[str, list[int]] = {}
+        for j, word in enumerate(src):
+            positions.setdefault(word, []).append(j)
+        previous: dict[int, int] = {}
+        for word in out:
+            current: dict[int, int] = {}
+            for j in positions.get(word, ()):
+                length = previous.get(j - 1, 0) + 1
+                current[j] = length
+                if length > best:
+                    best = length
+            previous = current
+    return best
+
+
+def break_copied_runs(text: str, guard: CopyGuard) -> str:
+    """Last resort: cut words out of copied runs until none is left (keeps LaTeX commands)."""
+    for _ in range(20):
+        hits = guard.copied(text)
+        if not hits:
+            return text
+        start, end = hits[0]
+        middle = start + (end - start) // 2
+        # remove the plain word at index ``middle`` of the word list from the text
+        count = -1
+        pieces = re.split(r"(\\[a-zA-Z]+\*?(?:\[[^\]]*\])*\{[^{}]*\}|\\[a-zA-Z]+|\s+)", text)
+        for index, piece in enumerate(pieces):
+            if not piece or piece.startswith("\\") or piece.isspace():
+                continue
+            tokens = re.findall(r"[a-z0-9]+", piece.lower())
+            if count + len(tokens) >= middle:
+                pieces[index] = "\u2026" if len(tokens) == 1 else re.sub(r"[A-Za-z0-9]+", "", piece, count=1)
+                break
+            count += len(tokens)
+        text = "".join(pieces)
+    return text

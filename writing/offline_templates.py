@@ -1,0 +1,114 @@
+"""Sentence templates of the offline writer: verbs per contribution class, topic, paper,
+grouping and closing sentences. Placeholders: {cite}, {cites}, {label}, {verb}, {what}, ..."""
+
+from __future__ import annotations
+
+# verb class -> variants as (base form, third person singular)
+VERBS: dict[str, tuple[tuple[str, str], ...]] = {
+    "propose": (("propose", "proposes"), ("introduce", "introduces"), ("present", "presents"),
+                ("develop", "develops")),
+    "describe": (("describe", "describes"), ("present", "presents")),
+    "define": (("define", "defines"), ("formulate", "formulates"), ("introduce", "introduces")),
+    "release": (("release", "releases"), ("contribute", "contributes")),
+    "annotate": (("annotate", "annotates"),),
+    "show_bare": (("find", "finds"), ("argue", "argues"), ("report", "reports")),
+    "extend": (("extend", "extends"),),
+    "apply": (("apply", "applies"), ("use", "uses"), ("employ", "employs")),
+    "study": (("study", "studies"), ("investigate", "investigates"), ("examine", "examines"),
+              ("analyse", "analyses")),
+    "evaluate": (("evaluate", "evaluates"), ("compare", "compares")),
+    "show": (("show", "shows"), ("find", "finds"), ("demonstrate", "demonstrates"), ("report", "reports")),
+    "modify": (("modify", "modifies"), ("adapt", "adapts")),
+    "combine": (("combine", "combines"), ("integrate", "integrates")),
+    "train": (("train", "trains"),),
+}
+PARTICIPLES = {"propose": "proposed", "introduce": "introduced", "present": "presented", "develop": "developed",
+               "describe": "described", "release": "released", "define": "defined", "formulate": "formulated"}
+
+TOPIC_FIRST = (
+    "A first line of work concerns {label}{cites}.",
+    "We begin with research on {label}{cites}.",
+)
+TOPIC_SECOND = "A second strand of research deals with {label}{cites}."
+TOPIC_NEXT = (
+    "Work on {label}{cites} is also closely related.",
+    "Another group of papers centres on {label}{cites}.",
+    "Several studies address {label}{cites}.",
+    "Research on {label}{cites} forms a further strand.",
+)
+TOPIC_CITES = 4  # papers cited together in a theme's topic sentence (its most relevant ones)
+PLAIN = (
+    "\\citet{{{key}}} {verb} {phrase}.",
+    "In \\citet{{{key}}}, {the_authors} {verb} {phrase}.",
+    "The work of \\citet{{{key}}} {verb3} {phrase}.",
+    "\\citet{{{key}}}, in turn, {verb} {phrase}.",
+    "Another contribution is due to \\citet{{{key}}}, who {verb} {phrase}.",
+)
+NOUN = (
+    "{Phrase} is {participle} by \\citet{{{key}}}.",
+    "One example is {phrase} \\citep{{{key}}}.",
+)
+EARLY = (
+    "An early contribution is that of \\citet{{{key}}}, who {verb} {phrase}.",
+    "Early on, \\citet{{{key}}} {verb} {phrase}.",
+)
+RECENT = (
+    "More recently, \\citet{{{key}}} {verb} {phrase}.",
+    "Recent work by \\citet{{{key}}} {verb3} {phrase}.",
+    "In recent work, \\citet{{{key}}} {verb} {phrase}.",
+)
+BUILDS_ON = (
+    "Building on \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+    "\\citet{{{key}}} extend the work of \\citet{{{prev}}} and {base} {phrase}.",
+)
+SIMILAR = (
+    "Closely related to \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+    "Along similar lines as \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+    "Along similar lines, \\citet{{{key}}} {verb} {phrase}.",
+    "In a closely related direction, \\citet{{{key}}} {verb} {phrase}.",
+    "Similarly, \\citet{{{key}}} {verb} {phrase}.",
+    "A related approach is taken by \\citet{{{key}}}, who {verb} {phrase}.",
+    "\\citet{{{key}}} likewise {verb} {phrase}.",
+)
+RESULTS = (
+    " Their results indicate that {result}.",
+    " They report that {result}.",
+    " Their experiments show that {result}.",
+    " According to their evaluation, {result}.",
+    " The evaluation in that work suggests that {result}.",
+)
+METHODS = (
+    " The approach rests on {method}.",
+    " It is based on {method}.",
+    " It builds on {method}.",
+)
+TITLE_ONLY = (
+    "\\citet{{{key}}} address a related question in ``{title}''.",
+    "Also relevant is ``{title}'' \\citep{{{key}}}.",
+)
+TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
+    "\\citet{{{key}}} study {topic}.",
+    "{Topic} is the subject of \\citet{{{key}}}.",
+)
+GROUP = (
+    "{Task} has been addressed by several works \\citep{{{keys}}}.",
+    "Several papers tackle {task} \\citep{{{keys}}}.",
+)
+CLOSING_ACTION = (  # {subject}: "our system"; {action}: what it does, from the draft's abstract
+    "Unlike these works on {term}, {subject} {action}.",
+    "{Subject} builds on this line of work on {term}, but {action}.",
+    "Where these works treat {term} in general, {subject} {action}.",
+    "In contrast to these approaches to {term}, {subject} {action}.",
+    "We take up {term} in a narrower setting: {subject} {action}.",
+)
+CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
+    "These works on {term} inform one part of our design: {clause}.",
+    "Our work draws on {term} in one specific respect: {clause}.",
+    "The connection to our work lies in the step where {clause}.",
+    "This line of work bears directly on one step of our approach: {clause}.",
+)
+CLOSING_GENERIC = (  # the draft's abstract says nothing usable
+    "How these ideas on {term} carry over to {topic} is the question our work takes up.",
+    "Our work applies ideas from {term} to {topic}.",
+    "We return to {term} when describing {topic}.",
+)
