@@ -11,8 +11,10 @@ never seen.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
+from relatex.analysis.cite_macros import CiteMacro, current_cite_macros, read_macro_arguments
 from relatex.analysis.latex_scan import Group, iter_comma_items, read_arguments, read_group, skip_spaces
 from relatex.analysis.project_model import CitationKey, CitationSite
 
@@ -158,6 +160,30 @@ def find_citations(path: Path, text: str, masked: str, end: int | None = None) -
                 sentence_end=args.end,
             )
         )
+    macros = current_cite_macros()
+    if macros:
+        sites.extend(_macro_citations(path, text, masked, end, macros))
+        sites.sort(key=lambda site: site.start)
+    return sites
+
+
+def _macro_citations(path: Path, text: str, masked: str, end: int | None,
+                     macros: Mapping[str, CiteMacro]) -> list[CitationSite]:
+    """Uses of the author's citation macros; each site carries the command its macro uses."""
+    pattern = re.compile(r"\\(" + "|".join(re.escape(n) for n in sorted(macros, key=len, reverse=True))
+                         + r")(?![A-Za-z@])")
+    sites: list[CitationSite] = []
+    for m in pattern.finditer(masked, 0, len(masked) if end is None else end):
+        macro = macros[m.group(1)]
+        found = read_macro_arguments(masked, m.end(), macro)
+        if found is None:
+            continue
+        keys_start, keys_end, stop = found
+        keys = tuple(CitationKey(text[a:b], path, a, b) for a, b in iter_comma_items(masked, keys_start, keys_end))
+        if any("#" in key.key for key in keys):
+            continue  # inside another macro's definition
+        sites.append(CitationSite(command=macro.base, keys=keys, path=path, start=m.start(), end=stop,
+                                  sentence_start=m.start(), sentence_end=stop))
     return sites
 
 

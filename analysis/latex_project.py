@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from relatex.analysis.citations import detect_citation_package, find_citations
+from relatex.analysis.cite_macros import CiteMacros, find_cite_macros, using_cite_macros
 from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
 from relatex.analysis.findings import Code, Finding, Severity
 from relatex.analysis.latex_includes import (
@@ -115,14 +116,22 @@ class _FileAnalysis:
 
 
 @lru_cache(maxsize=64)
-def _analyse_file(path: Path, text: str) -> _FileAnalysis:
-    """Citations with sentences, headings and claims of one file.
+def _analyse_file(path: Path, text: str, macros: CiteMacros = ()) -> _FileAnalysis:
+    """Citations with sentences, headings and claims of one file (``macros``: the project's
+    own citation commands).
 
-    Cached by (path, text): an editor reloading the project on every keystroke re-analyses
-    only the file that changed.
+    Cached by (path, text, macros): an editor reloading the project on every keystroke
+    re-analyses only the file that changed.
     """
     masked = mask_text(text)
     doc_end = find_end_of_document(masked)
+    if macros:
+        with using_cite_macros(macros):
+            return _analyse_masked(path, text, masked, doc_end)
+    return _analyse_masked(path, text, masked, doc_end)
+
+
+def _analyse_masked(path: Path, text: str, masked: str, doc_end: int | None) -> _FileAnalysis:
     try:
         sites = find_citations(path, text, masked, doc_end)
         sentences = source_sentences(text, masked, doc_end)
@@ -138,8 +147,9 @@ def _analyse_file(path: Path, text: str) -> _FileAnalysis:
 class _Loader:
     """One load: reads files (overlays first), walks includes in document order."""
 
-    def __init__(self, root: Path, overlays: Mapping[Path, str] | None) -> None:
+    def __init__(self, root: Path, overlays: Mapping[Path, str] | None, macros: CiteMacros = ()) -> None:
         self.root = root
+        self.macros = macros
         self.root_dir = root.parent
         self.overlays = normalise_overlays(overlays)
         self.scans: dict[Path, _FileScan] = {}
@@ -264,7 +274,7 @@ class _Loader:
 
     # -- per-file scanning ---------------------------------------------------------------
     def scan(self, path: Path, text: str) -> _FileScan:
-        analysis = _analyse_file(path, text)
+        analysis = _analyse_file(path, text, self.macros)
         scan = _FileScan(path, text, analysis.masked, analysis.doc_end, list(analysis.headings),
                          sites=list(analysis.sites), claims=analysis.claims)
         try:
@@ -357,6 +367,10 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
     if text is None:
         raise FileNotFoundError(f"LaTeX root file not found: {root}")
     loader.visit(root, text, [], root.parent)
+    macros = tuple(macro for path in loader.order for macro in find_cite_macros(loader.scans[path].masked))
+    if macros:  # the author's own citation commands: read every file again knowing them
+        loader = _Loader(root, overlays, macros)
+        loader.visit(root, text, [], root.parent)
     files = {path: SourceFile(path, scan.text) for path, scan in loader.scans.items()}
     title: str | None = None
     authors: tuple[str, ...] = ()

@@ -28,6 +28,7 @@ import unicodedata
 from functools import lru_cache
 
 from relatex.analysis.citations import ALL_CITE_COMMANDS, is_textual, read_citation_arguments
+from relatex.analysis.cite_macros import current_cite_macros, read_macro_arguments
 from relatex.analysis.latex_scan import mask_text, read_arguments, read_group, skip_spaces
 
 REF_PLACEHOLDER = "[ref]"
@@ -353,6 +354,14 @@ def _skip_arguments(masked: str, pos: int, optional: int, required: int) -> int:
 def _macro(source: str, pos: int, value: str, at: int, base: int, out: _Builder,
            textual_citation: str) -> int:
     name = value[1:].rstrip("*")
+    macro = current_cite_macros().get(name)
+    if macro is not None:
+        found = read_macro_arguments(out.masked, pos, macro)
+        if found is None:
+            return pos
+        if textual_citation and (is_textual(macro.base) or not out.chars):
+            out.text(textual_citation, at)
+        return found[2]
     if name in ALL_CITE_COMMANDS:
         args = read_citation_arguments(out.masked, pos, name)
         if args is None:
