@@ -272,31 +272,65 @@ SUMMARY_PROMPT = ("Summarise the contribution of the paper in one or two plain s
 
 
 def llm_summaries(state: WorkspaceState, records: Mapping[str, PaperRecord], cancel: Callable[[], bool],
-                  limit: int = 20) -> int:
-    """One- or two-sentence LLM summaries of cited papers for hover cards (cached per record)."""
-    if state.settings.llm.provider == "none":
+                  limit: int = 20, timeout: float = 20.0, pause: float = 300.0) -> int:
+    """One- or two-sentence LLM summaries of cited papers for hover cards (cached per record).
+
+    Optional extras, so cheap to fail: one attempt per paper (no retries) with a ``timeout``;
+    after a failure (no key, endpoint down or overloaded) the model is not asked again for
+    ``pause`` seconds unless the LLM settings change, and the cards use the abstracts.
+    """
+    import dataclasses
+    import time
+
+    settings = state.settings
+    if settings.llm.provider == "none" or cancel():
         return 0
+    todo = [r for r in records.values() if r.abstract and r.id not in state.summary_cache][:limit]
+    failure_key = ("llm_summaries", "failed")  # -> (LLM settings, monotonic time of the failure)
+    with state.cache_lock:
+        failed = state.claim_cache.get(failure_key)
+    if not todo or (failed is not None and failed[0] == settings.llm and time.monotonic() - failed[1] < pause):
+        return 0
+
+    def give_up(reason: object) -> None:
+        log.warning("LLM summaries unavailable (%s); hover cards use the abstracts for %.0f s", reason, pause)
+        with state.cache_lock:
+            state.claim_cache[failure_key] = (settings.llm, time.monotonic())
+
     factory = optional_module("server.components_llm")
-    llm = factory.make_llm(state.settings) if factory is not None else None
+    if factory is None:
+        return 0
+    quick = dataclasses.replace(settings, llm=dataclasses.replace(settings.llm, timeout=min(settings.llm.timeout,
+                                                                                             timeout)))
+    try:
+        llm = factory.make_llm(quick)
+    except Exception as exc:  # e.g. no API key: not a failure of the background checks
+        give_up(exc)
+        return 0
     if llm is None:
         return 0
+    if hasattr(llm, "max_retries"):
+        llm.max_retries = 0
     made = 0
-    for record in records.values():
-        if made >= limit or cancel():
-            break
-        if record.id in state.summary_cache or not record.abstract:
-            continue
-        try:
-            response = llm.complete(SUMMARY_PROMPT, [{"role": "user", "content":
-                                                      f"Title: {record.title}\n\nAbstract: {record.abstract}"}],
-                                    max_tokens=160, temperature=0.0)
-        except Exception as exc:  # offline or refused: cards fall back to the abstract
-            log.warning("LLM summaries unavailable: %s", exc)
-            break
-        text = " ".join(str(getattr(response, "text", "")).split())
-        if text:
-            state.summary_cache[record.id] = text
-            made += 1
+    try:
+        for record in todo:
+            if cancel():
+                break
+            try:
+                response = llm.complete(SUMMARY_PROMPT, [{"role": "user", "content":
+                                                          f"Title: {record.title}\n\nAbstract: {record.abstract}"}],
+                                        max_tokens=160, temperature=0.0)
+            except Exception as exc:  # offline, refused or overloaded: cards fall back to the abstract
+                give_up(exc)
+                break
+            text = " ".join(str(getattr(response, "text", "") or "").split())
+            if text:
+                state.summary_cache[record.id] = text if len(text) <= 600 else text[:599].rstrip() + "\u2026"
+                made += 1
+    finally:
+        close = getattr(llm, "close", None)
+        if callable(close):
+            close()
     return made
 
 
@@ -314,6 +348,8 @@ def background_pass(state: WorkspaceState, snapshot: ProjectSnapshot,
         claim_results, found = check_claims(state, snapshot, records, cancel)
         result = BackgroundResults(snapshot.generation, tuple(findings) + tuple(found), verdicts, records,
                                    claim_results)
+        if on_partial is not None and not cancel():
+            on_partial(result)  # claim diagnostics do not wait for the model's summaries
     if not cancel():
         llm_summaries(state, records, cancel)
     return result

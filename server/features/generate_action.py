@@ -1,9 +1,11 @@
 """``relatex.generateRelatedWork``: select papers, write the section, apply ONE workspace edit.
 
-Selection and writing run in the executor with work-done progress and cancellation. The
-insertion is planned on the text the project model was built from; if the user edited the
-draft meanwhile, the project is re-read and the insertion re-planned on the new text
-(rebase), and the edit is pinned to the document versions it was planned on. If no plan can
+Selection and writing run in the executor with work-done progress and cancellation (the
+progress bar's cancel, or ``$/cancelRequest`` of the command's request; once cancelled, the
+worker stops at its next checkpoint and no edit is sent). The insertion is planned on the
+text the project model was built from; if the user edited the draft meanwhile, the project
+is re-read and the insertion re-planned on the new text (rebase), and the edit is pinned to
+the document versions it was planned on. If no plan can
 be made on the current text, nothing is applied and the user is told why.
 """
 
@@ -122,9 +124,10 @@ async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
     path = uri_to_path(uri)
     root = state.root_of.get(path) or state.find_root(path)
     snapshot = state.snapshots.get(root)
-    if snapshot is None or snapshot.texts != {p: state.text_of(p) for p in snapshot.texts}:
-        snapshot = await fresh_snapshot(server, root)
+    # entered before the first await: a $/cancelRequest of this request cancels the task too
     async with ProgressTask(server, "relatex: generating related work") as task:
+        if snapshot is None or snapshot.texts != {p: state.text_of(p) for p in snapshot.texts}:
+            snapshot = await fresh_snapshot(server, root)
         try:
             generated = await state.run(generate_section, state, snapshot, task)
             task.report("placing the section", 0.96)
@@ -137,8 +140,8 @@ async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
                 snapshot = await fresh_snapshot(server, root)
             else:
                 raise GenerationError("the draft kept changing; nothing was applied, please try again")
-            task.check()
             edit = build_workspace_edit(server, edits, snapshot.texts, versions)
+            task.check()  # no await between this check and sending the edit
             applied = await apply_workspace_edit(server, edit, "Generate related work")
         except Exception as exc:
             if not task.cancelled() and not isinstance(exc, Cancelled):

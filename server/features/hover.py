@@ -166,7 +166,9 @@ def card_for(server: RelatexServer, path: Path, text: str, offset: int) -> tuple
     record = background.records.get(key) if background else None
     verdict = background.verdicts.get(key) if background else None
     support = None if is_bib else support_for(background, snapshot, path, offset, text, key)
-    llm_summary = server.state.summary_cache.get(record.id) if record else None
+    # the model's summary (cached by the background pass) only while a model is configured
+    use_llm = record is not None and server.settings.llm.provider != "none"
+    llm_summary = server.state.summary_cache.get(record.id) if record is not None and use_llm else None
     return build_card(key, entry, record, verdict, support, llm_summary), key_at
 
 

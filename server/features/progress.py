@@ -2,16 +2,21 @@
 
 A :class:`ProgressTask` is created on the event loop; its ``report`` and ``cancelled`` are safe
 to call from executor threads. The client cancels through ``window/workDoneProgress/cancel``
-(the progress token) or ``$/cancelRequest`` (the command's request task).
+(the progress token) or ``$/cancelRequest`` (the request being handled). pygls answers a
+cancelled ``workspace/executeCommand`` with RequestCancelled at once but leaves the task running
+the command handler alone, so a ProgressTask created in a request handler watches the request:
+on cancellation it sets the cancel flag (executor work stops at its next checkpoint) and
+cancels the handler's task.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import threading
 import uuid
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
@@ -25,8 +30,29 @@ class Cancelled(Exception):
     """The user cancelled the operation."""
 
 
+RequestFuture = concurrent.futures.Future[Any] | asyncio.Future[Any]
+
+
+def request_future(server: RelatexServer) -> RequestFuture | None:
+    """pygls' future of the request handled in the current context (None outside a request).
+
+    pygls cancels it when the client sends ``$/cancelRequest`` for the request's id.
+    """
+    protocol = server.protocol
+    msg_id = protocol.msg_id
+    futures = getattr(protocol, "_request_futures", None)
+    if msg_id is None or not isinstance(futures, dict):
+        return None
+    future = futures.get(msg_id)
+    return future if isinstance(future, concurrent.futures.Future | asyncio.Future) else None
+
+
 class ProgressTask:
-    """One progress bar: begin / report (percentage and stage) / end, and a cancel flag."""
+    """One progress bar: begin / report (percentage and stage) / end, and a cancel flag.
+
+    Create it in a request handler (before the handler's first ``await``) so that a
+    ``$/cancelRequest`` of that request cancels the work too.
+    """
 
     def __init__(self, server: RelatexServer, title: str) -> None:
         self.server = server
@@ -35,8 +61,30 @@ class ProgressTask:
         self.cancel_event = threading.Event()
         self.loop = asyncio.get_running_loop()
         self._last = -1
+        self._request = request_future(server)
+        self._handler_task = asyncio.current_task()
+        self._active = False
+
+    def _request_done(self, future: RequestFuture) -> None:
+        """The request was answered or cancelled (``$/cancelRequest``); runs on the loop's thread."""
+        if not future.cancelled():
+            return
+        log.info("%s: request cancelled by the client", self.title)
+        self.cancel_event.set()
+        try:
+            self.loop.call_soon_threadsafe(self._cancel_handler)
+        except RuntimeError:  # loop closed during shutdown
+            pass
+
+    def _cancel_handler(self) -> None:
+        task = self._handler_task
+        if self._active and task is not None and not task.done():
+            task.cancel()
 
     async def __aenter__(self) -> ProgressTask:
+        self._active = True
+        if self._request is not None:
+            self._request.add_done_callback(self._request_done)
         caps = self.server.client_capabilities
         supported = bool(caps and caps.window and caps.window.work_done_progress)
         if supported:
@@ -55,6 +103,7 @@ class ProgressTask:
         return self
 
     async def __aexit__(self, exc_type: object, exc: object, tb: object) -> None:
+        self._active = False
         if exc_type is not None and issubclass(exc_type, asyncio.CancelledError):  # type: ignore[arg-type]
             self.cancel_event.set()
         self.end("cancelled" if self.cancel_event.is_set() else ("failed" if exc_type else "done"))
