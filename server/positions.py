@@ -8,6 +8,8 @@ mathematical alphanumerics) never shift a range.
 from __future__ import annotations
 
 import re
+import threading
+from bisect import bisect_right
 from collections.abc import Iterable
 
 from lsprotocol import types
@@ -47,6 +49,8 @@ def line_index(text: str) -> LineIndex:
 
 #: Texts at least this long have their line index built only when a single lookup needs it.
 LAZY_INDEX_CHARS = 4 << 20
+#: Distance between the line checkpoints of such a text.
+CHECKPOINT_CHARS = 1 << 16
 
 
 class PositionMapper:
@@ -54,12 +58,15 @@ class PositionMapper:
 
     The line index of a very large text (a 100k-entry .bib) costs a second to build; batches
     of positions (:meth:`positions`) in a text with only ``\\n`` line breaks are found without
-    it, by counting line breaks between consecutive offsets.
+    it, by counting line breaks from checkpoints recorded along the text.
     """
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._index: LineIndex | None = None if len(text) >= LAZY_INDEX_CHARS else line_index(text)
+        self._checkpoints: list[int] | None = None  # offsets every CHECKPOINT_CHARS, and their lines
+        self._checkpoint_lines: list[int] = []
+        self._lock = threading.Lock()
 
     @property
     def index(self) -> LineIndex:
@@ -74,13 +81,31 @@ class PositionMapper:
             return {offset: self.position(offset) for offset in wanted}
         text = self.text
         result: dict[int, types.Position] = {}
-        line, previous = 0, 0
         for offset in wanted:
-            line += text.count("\n", previous, offset)
-            previous = offset
             start = text.rfind("\n", 0, offset) + 1
-            result[offset] = types.Position(line=line, character=_utf16_len(text[start:offset]))
+            result[offset] = types.Position(line=self._line_of(offset),
+                                            character=_utf16_len(text[start:offset]))
         return result
+
+    def _line_of(self, offset: int) -> int:
+        """Line number of an offset by counting line breaks from the nearest checkpoint before it.
+
+        Checkpoints (every :data:`CHECKPOINT_CHARS` characters, recorded as the text is first
+        walked) keep every later lookup to a short count.
+        """
+        with self._lock:  # the server converts in the executor and on the event loop
+            if self._checkpoints is None:
+                self._checkpoints, self._checkpoint_lines = [0], [0]
+            points, lines = self._checkpoints, self._checkpoint_lines
+            index = bisect_right(points, offset) - 1
+            at, line = points[index], lines[index]
+            if index == len(points) - 1:  # beyond the walked part: walk on, leaving checkpoints
+                while offset - at >= CHECKPOINT_CHARS:
+                    line += self.text.count("\n", at, at + CHECKPOINT_CHARS)
+                    at += CHECKPOINT_CHARS
+                    points.append(at)
+                    lines.append(line)
+        return line + self.text.count("\n", at, offset)
 
     def _line_text(self, line: int) -> str:
         starts = self.index.line_starts

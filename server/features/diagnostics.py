@@ -64,20 +64,25 @@ def to_diagnostic(finding: Finding, rng: types.Range) -> types.Diagnostic:
 
 
 _mappers: dict[Path, PositionMapper] = {}  # kept across passes: a large .bib is indexed once
-# id(finding) -> (finding, text, diagnostic): the findings of an unchanged .bib are the same
-# objects pass after pass, so after an edit of the draft only its new findings are converted.
-_converted: dict[int, tuple[Finding, str, types.Diagnostic]] = {}
+# (path, start, end, code, message) -> (finding, text, diagnostic): findings of an unchanged
+# .bib (and the verdicts re-found for unchanged entries) are converted once, not per pass.
+ConversionKey = tuple[Path, int, int, str, str]
+_converted: dict[ConversionKey, tuple[Finding, str, types.Diagnostic]] = {}
+
+
+def _conversion_key(finding: Finding) -> ConversionKey:
+    return finding.path, finding.start, finding.end, finding.code.value, finding.message
 
 
 def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
                         files: Iterable[Path]) -> dict[Path, list[types.Diagnostic]]:
     """Group findings per file as diagnostics; every file of ``files`` gets a (maybe empty) list.
 
-    Safe to run in the executor: it reads immutable inputs and caches by identity.
+    Safe to run in the executor: it reads immutable inputs and caches conversions by content.
     """
     result: dict[Path, list[types.Diagnostic]] = {path: [] for path in files}
     pending: dict[Path, list[Finding]] = {}
-    converted: dict[int, tuple[Finding, str, types.Diagnostic]] = {}
+    converted: dict[ConversionKey, tuple[Finding, str, types.Diagnostic]] = {}
     ordered = sorted(findings, key=Finding.sort_key)
     file_texts: dict[Path, str] = {}
     for finding in ordered:
@@ -89,11 +94,13 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
                 except OSError:
                     text = ""
             file_texts[finding.path] = text
-        cached = _converted.get(id(finding))
-        if cached is None or cached[0] is not finding or cached[1] is not file_texts[finding.path]:
+        key = _conversion_key(finding)
+        cached = _converted.get(key)
+        if (cached is None or cached[1] is not file_texts[finding.path]
+                or (cached[0] is not finding and cached[0] != finding)):
             pending.setdefault(finding.path, []).append(finding)
         else:
-            converted[id(finding)] = cached
+            converted[key] = cached
     for path, todo in pending.items():
         text = file_texts[path]
         mapper = _mappers.get(path)
@@ -103,9 +110,9 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
         for finding in todo:
             rng = types.Range(start=positions[min(max(0, finding.start), len(text))],
                               end=positions[min(max(0, max(finding.start, finding.end)), len(text))])
-            converted[id(finding)] = (finding, text, to_diagnostic(finding, rng))
+            converted[_conversion_key(finding)] = (finding, text, to_diagnostic(finding, rng))
     for finding in ordered:
-        result.setdefault(finding.path, []).append(converted[id(finding)][2])
+        result.setdefault(finding.path, []).append(converted[_conversion_key(finding)][2])
     _converted.update(converted)
     if len(_converted) > 4 * max(len(converted), 1000):
         live = {key: value for key, value in _converted.items() if key in converted}

@@ -81,8 +81,10 @@ def test_batch_positions_of_a_large_text_equal_single_lookups(newline: str, monk
     text = newline.join(lines)
     offsets = [rng.randrange(0, len(text) + 1) for _ in range(200)] + [0, len(text), len(text) + 5, -3]
     monkeypatch.setattr(positions, "LAZY_INDEX_CHARS", 0)
+    monkeypatch.setattr(positions, "CHECKPOINT_CHARS", 37)
     lazy = positions.PositionMapper(text)
-    batch = lazy.positions(offsets)
+    batch = lazy.positions(offsets[:60])  # walks part of the text, leaving checkpoints
+    batch.update(lazy.positions(offsets))  # then lookups before, between and beyond them
     eager = positions.PositionMapper.__new__(positions.PositionMapper)
     eager.text = text
     eager._index = positions.line_index(text)
