@@ -70,13 +70,15 @@ class RelatexServer(LanguageServer):
             self.warn(f"relatex: {feature} failed: {exc} (details in the server log)", types.MessageType.Error)
 
     def guarded(self, feature: str, default: Any = None) -> Callable[[F], F]:
-        """Decorator: exceptions of a handler are reported once and ``default`` is returned."""
+        """Decorator: exceptions of a handler are reported once and ``default`` is returned;
+        while it runs, background checks give way (see ``WorkspaceState.yield_to_foreground``)."""
 
         def wrap(func: F) -> F:
             if inspect.iscoroutinefunction(func):
 
                 @functools.wraps(func)
                 async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
+                    self.state.mark_foreground()
                     try:
                         return await func(*args, **kwargs)
                     except Exception as exc:
@@ -87,6 +89,7 @@ class RelatexServer(LanguageServer):
 
             @functools.wraps(func)
             def wrapper(*args: Any, **kwargs: Any) -> Any:
+                self.state.mark_foreground()
                 try:
                     return func(*args, **kwargs)
                 except Exception as exc:

@@ -14,6 +14,7 @@ import hashlib
 import importlib
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ from relatex.server.positions import PositionMapper
 log = logging.getLogger(__name__)
 
 _missing_logged: set[str] = set()
+
+#: How long background work pauses after each request from the editor.
+FOREGROUND_SECONDS = 0.05
 
 
 def optional_module(name: str) -> ModuleType | None:
@@ -156,6 +160,23 @@ class WorkspaceState:
         self.closing = False
         self.diagnostics: dict[str, dict[Path, list[Any]]] = {}  # uri -> root -> diagnostics
         self.last_published: dict[str, list[Any]] = {}
+        self._foreground_until = 0.0
+
+    # -- foreground and background ----------------------------------------------------------
+    def mark_foreground(self) -> None:
+        """A request from the editor is being answered: background work gives way for a moment."""
+        self._foreground_until = time.monotonic() + FOREGROUND_SECONDS
+
+    def yield_to_foreground(self, limit_s: float = 1.0) -> None:
+        """Called by background work at its checkpoints: while the editor is sending requests,
+        sleep (releasing the GIL) so hover and completion are answered promptly; never more
+        than ``limit_s`` per checkpoint, so background work always progresses."""
+        deadline = time.monotonic() + limit_s
+        while True:
+            now = time.monotonic()
+            if now >= self._foreground_until or now >= deadline:
+                return
+            time.sleep(min(0.005, self._foreground_until - now))
 
     # -- documents ------------------------------------------------------------------------
     def open(self, uri: str, version: int, text: str, language_id: str = "") -> OpenDocument:

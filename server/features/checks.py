@@ -363,11 +363,15 @@ def start_background_checks(server: RelatexServer, snapshot: ProjectSnapshot) ->
     root: Path = snapshot.root
     loop = asyncio.get_running_loop()
 
-    def cancel() -> bool:
+    def stale() -> bool:
         return state.generation(root) != snapshot.generation
 
-    def accept(result: BackgroundResults) -> None:
-        if cancel():
+    def cancel() -> bool:  # the pass's checkpoints, in the background thread
+        state.yield_to_foreground()  # requests from the editor first
+        return stale()
+
+    def accept(result: BackgroundResults) -> None:  # on the event loop
+        if stale():
             return
         state.background[root] = result
         from relatex.server.features.diagnostics import publish_snapshot
