@@ -27,8 +27,6 @@ from typing import TypeVar
 
 from relatex.writing.contributions import (
     Contribution,
-    DraftAspect,
-    draft_aspects,
     extract,
     has_finite_verb,
     is_bare_appositive,
@@ -43,6 +41,7 @@ from relatex.writing.copy_guard import (
     break_copied_runs,
     longest_copied_run,
 )
+from relatex.writing.draft_aspects import DraftAspect, draft_aspects
 from relatex.writing.offline_templates import (
     BUILDS_ON,
     CLOSING_ACTION,

@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
-from relatex.writing.contributions import draft_aspects, extract, is_bare_appositive, shorten
+from relatex.writing.contributions import extract, is_bare_appositive, shorten
+from relatex.writing.draft_aspects import draft_aspects
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
 from relatex.writing.offline_writer import (
