@@ -154,10 +154,29 @@ def snapshot_for(server: RelatexServer, path: Path) -> ProjectSnapshot | None:
     return None
 
 
+def key_at_cursor(snapshot: ProjectSnapshot | None, path: Path, text: str, offset: int) -> KeyAt | None:
+    """The citation key (or .bib entry key) at ``offset`` of the editor's current text.
+
+    The text scan knows the usual citation commands; the author's own (``\\newcommand{\\pc}``
+    citing its argument) are known to the project model, used while it matches the text.
+    """
+    if path.name.endswith((".bib", ".bib.gz")):
+        return bib_key_at(text, offset)
+    found = cite_key_at(text, offset)
+    if found is not None or snapshot is None or snapshot.project is None or snapshot.texts.get(path) != text:
+        return found
+    for site in snapshot.project.citations:
+        if site.path == path and site.start <= offset <= site.end:
+            for key in site.keys:
+                if key.start <= offset <= key.end:
+                    return KeyAt(key.key, key.start, key.end)
+    return None
+
+
 def card_for(server: RelatexServer, path: Path, text: str, offset: int) -> tuple[str, KeyAt] | None:
     snapshot = snapshot_for(server, path)
     is_bib = path.name.endswith((".bib", ".bib.gz"))
-    key_at = bib_key_at(text, offset) if is_bib else cite_key_at(text, offset)
+    key_at = key_at_cursor(snapshot, path, text, offset)
     if key_at is None or snapshot is None:
         return None
     key = key_at.key

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from relatex.analysis.project_model import Section
-from relatex.server.features.cite_scan import KeyAt, bib_key_at, cite_key_at
-from relatex.server.features.hover import snapshot_for
+from relatex.server.features.cite_scan import KeyAt
+from relatex.server.features.hover import key_at_cursor, snapshot_for
 from relatex.server.positions import PositionMapper
 from relatex.server.workspace_state import ProjectSnapshot, path_to_uri, uri_to_path
 
@@ -37,7 +37,7 @@ def key_under_cursor(server: RelatexServer, uri: str, position: types.Position) 
         return None
     mapper = doc.mapper() if doc is not None else PositionMapper(text)
     offset = mapper.offset(position)
-    found = bib_key_at(text, offset) if path.name.endswith(".bib") else cite_key_at(text, offset)
+    found = key_at_cursor(snapshot_for(server, path), path, text, offset)
     return (path, found) if found is not None else None
 
 

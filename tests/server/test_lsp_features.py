@@ -168,3 +168,27 @@ async def test_definition_references_and_symbols(start_editor: StartEditor, demo
     [method] = [s for s in method_symbols if isinstance(s, types.DocumentSymbol)]
     assert method.name == "Method"
     assert [c.name for c in method.children or []][:2] == ["Query construction", "Candidate retrieval"]
+
+
+async def test_the_authors_citation_macro_has_cards_definitions_and_checks(start_editor: StartEditor,
+                                                                           demo: Path) -> None:
+    main = demo / "main.tex"
+    text = main.read_text(encoding="utf-8")
+    text = text.replace("\\begin{document}", "\\newcommand{\\pc}[1]{\\citep{#1}}\n\\begin{document}", 1)
+    text = text.replace("form the basis of our expansion step.",
+                        "form the basis of our expansion step \\pc{hoang2010towards, missing2031key}.", 1)
+    main.write_text(text, encoding="utf-8")
+    editor = await start_editor(demo)
+    uri = editor.open(main)
+    diagnostics = await editor.diagnostics(uri, lambda ds: any("missing2031key" in d.message for d in ds))
+    [undefined] = [d for d in diagnostics if "missing2031key" in d.message]
+    assert undefined.code == "undefined-citation"
+    position = editor.position(uri, "\\pc{hoang2010towards", len("\\pc{hoa"))
+    hover = await editor.client.text_document_hover_async(types.HoverParams(text_document=doc_id(uri),
+                                                                            position=position))
+    assert hover is not None and isinstance(hover.contents, types.MarkupContent)
+    assert "**Towards Automated Related Work Summarization**" in hover.contents.value
+    locations = await editor.client.text_document_definition_async(types.DefinitionParams(
+        text_document=doc_id(uri), position=position))
+    assert isinstance(locations, list) and locations
+    assert locations[0].uri.endswith("references.bib")
