@@ -77,7 +77,7 @@ def load_parsed(cache_dir: Path, path: Path, digest: str) -> BibFile | None:
             gc.enable()
     if not isinstance(bib, BibFile) or bib.content_hash != digest:
         return None
-    _touch(target)
+    touch(target)
     return bib
 
 
@@ -89,7 +89,7 @@ def save_parsed(cache_dir: Path, bib: BibFile, signature: StatSignature | None) 
         for old in cache_dir.glob(target.name.rsplit("-", 1)[0] + "-*.pickle"):
             if old != target:
                 old.unlink(missing_ok=True)
-        _atomic_write(target, lambda handle: pickle.dump(bib, handle, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write(target, lambda handle: pickle.dump(bib, handle, protocol=pickle.HIGHEST_PROTOCOL))
         if signature is not None:
             save_summary(cache_dir, bib, signature)
         prune(cache_dir, "bib-*.pickle", MAX_PARSED_FILES)
@@ -105,7 +105,7 @@ def save_summary(cache_dir: Path, bib: BibFile, signature: StatSignature) -> Non
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
         data = marshal.dumps(payload)
-        _atomic_write(summary_path(cache_dir, bib.path), lambda handle: handle.write(data))
+        atomic_write(summary_path(cache_dir, bib.path), lambda handle: handle.write(data))
     except OSError as exc:
         log.warning("cannot write the BibTeX key summary for %s: %s", bib.path, exc)
 
@@ -127,7 +127,7 @@ def load_summary(cache_dir: Path, path: Path) -> KeySummary | None:
     return KeySummary(path, signature, digest, keys)
 
 
-def _atomic_write(target: Path, write: Callable[[BinaryIO], object]) -> None:
+def atomic_write(target: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write through a temporary file and rename: readers never see a partial file."""
     tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     try:
@@ -138,7 +138,7 @@ def _atomic_write(target: Path, write: Callable[[BinaryIO], object]) -> None:
         tmp.unlink(missing_ok=True)
 
 
-def _touch(target: Path) -> None:
+def touch(target: Path) -> None:
     try:
         os.utime(target)  # most recently used: pruned last
     except OSError:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import logging
-import os
 import pickle
 import threading
 from collections import OrderedDict
@@ -19,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from relatex.analysis.bib_cache import prune
+from relatex.analysis.bib_cache import atomic_write, prune, touch
 from relatex.analysis.bib_duplicates import duplicate_key_findings, duplicate_work_findings
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.findings import Finding
@@ -151,10 +150,7 @@ def _load_findings(cache_dir: Path, key: BibsKey) -> tuple[Finding, ...] | None:
             gc.enable()
     if stored_key != key or not isinstance(findings, tuple):
         return None
-    try:
-        os.utime(target)  # most recently used: pruned last
-    except OSError:
-        pass
+    touch(target)  # most recently used: pruned last
     return findings
 
 
@@ -162,10 +158,7 @@ def _save_findings(cache_dir: Path, key: BibsKey, findings: tuple[Finding, ...])
     target = _findings_path(cache_dir, key)
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(f"{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        with open(tmp, "wb") as handle:
-            pickle.dump((key, findings), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, target)
+        atomic_write(target, lambda handle: pickle.dump((key, findings), handle, protocol=pickle.HIGHEST_PROTOCOL))
         prune(cache_dir, "findings-*.pickle", MAX_FINDINGS_FILES)
     except OSError as exc:
         log.warning("cannot write the bibliography findings cache %s: %s", target, exc)
