@@ -15,7 +15,7 @@ import pickle
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from relatex.analysis.bib_cache import atomic_write, prune, touch
@@ -53,15 +53,6 @@ class BibliographyIndex:
     unique_count: dict[str, int]  # key -> number of files defining it
     malformed: frozenset[tuple[Path, int]]  # (path, start) of entries read after a parse error
     file_findings: tuple[Finding, ...]  # parse errors, duplicate keys, duplicate works
-    _missing_all: list[Finding] = field(default_factory=list, compare=False, repr=False)
-
-    @property
-    def all_keys(self) -> list[str]:
-        return list(self.defined)
-
-    @property
-    def entry_count(self) -> int:
-        return sum(len(entries) for entries in self.by_key.values())
 
 
 def _build(bibs: Mapping[Path, BibFile], key: BibsKey, findings: tuple[Finding, ...]) -> BibliographyIndex:
