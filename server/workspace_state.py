@@ -154,6 +154,7 @@ class WorkspaceState:
         self.record_cache: dict[str, PaperRecord | None] = {}  # entry text hash -> record
         self.claim_cache: dict[Any, Any] = {}
         self.summary_cache: dict[str, str] = {}  # record id -> LLM summary
+        self.summary_failure: tuple[Any, float] | None = None  # (LLM settings, monotonic time) of the last failure
         self._kb: Any = None
         self._kb_failed: str | None = None
         self._pending: dict[Path, asyncio.Task[None]] = {}

@@ -8,7 +8,9 @@ finished items stay cached for the next pass.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
+import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -279,23 +281,17 @@ def llm_summaries(state: WorkspaceState, records: Mapping[str, PaperRecord], can
     after a failure (no key, endpoint down or overloaded) the model is not asked again for
     ``pause`` seconds unless the LLM settings change, and the cards use the abstracts.
     """
-    import dataclasses
-    import time
-
     settings = state.settings
     if settings.llm.provider == "none" or cancel():
         return 0
     todo = [r for r in records.values() if r.abstract and r.id not in state.summary_cache][:limit]
-    failure_key = ("llm_summaries", "failed")  # -> (LLM settings, monotonic time of the failure)
-    with state.cache_lock:
-        failed = state.claim_cache.get(failure_key)
+    failed = state.summary_failure
     if not todo or (failed is not None and failed[0] == settings.llm and time.monotonic() - failed[1] < pause):
         return 0
 
     def give_up(reason: object) -> None:
         log.warning("LLM summaries unavailable (%s); hover cards use the abstracts for %.0f s", reason, pause)
-        with state.cache_lock:
-            state.claim_cache[failure_key] = (settings.llm, time.monotonic())
+        state.summary_failure = (settings.llm, time.monotonic())
 
     factory = optional_module("server.components_llm")
     if factory is None:
