@@ -9,6 +9,8 @@ and hashing the text again. The cache is pruned to the most recently used files.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import gc
 import hashlib
 import logging
@@ -21,11 +23,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from relatex.analysis.bibtex_model import BibFile
+from relatex.analysis.bibtex_model import BibEntry, BibFile
 
 log = logging.getLogger(__name__)
 
-DISK_FORMAT = 1
+DISK_FORMAT = 2
 #: Parsed files kept per cache directory (least recently used deleted first).
 MAX_PARSED_FILES = 32
 
@@ -62,20 +64,58 @@ class KeySummary:
     keys: tuple[str, ...]
 
 
+#: Entries and characters of text per pickled piece. A parsed 100k-entry file is a few hundred
+#: MB of objects; loading it in pieces lets other threads (the editor's requests) run between
+#: them instead of waiting for one long call that holds the GIL.
+ENTRIES_PER_PIECE = 2000
+#: Files with at least this many entries are kept out of the cyclic garbage collector once loaded.
+LONG_LIVED_ENTRIES = 10_000
+TEXT_PER_PIECE = 1 << 22
+
+
+def _write_pieces(bib: BibFile, handle: BinaryIO) -> None:
+    text_pieces = [bib.text[i:i + TEXT_PER_PIECE] for i in range(0, len(bib.text), TEXT_PER_PIECE)]
+    entry_pieces = [bib.entries[i:i + ENTRIES_PER_PIECE] for i in range(0, len(bib.entries), ENTRIES_PER_PIECE)]
+    dump = functools.partial(pickle.dump, file=handle, protocol=pickle.HIGHEST_PROTOCOL)
+    dump(("relatex-bib", DISK_FORMAT, len(text_pieces), len(entry_pieces)))
+    dump(dataclasses.replace(bib, text="", entries=()))
+    for piece in text_pieces:
+        dump(piece)
+    for entries in entry_pieces:
+        dump(entries)
+
+
+def _read_pieces(handle: BinaryIO) -> BibFile | None:
+    magic, version, text_count, entry_count = pickle.load(handle)
+    if magic != "relatex-bib" or version != DISK_FORMAT:
+        return None
+    head = pickle.load(handle)
+    if not isinstance(head, BibFile):
+        return None
+    text = "".join(pickle.load(handle) for _ in range(text_count))
+    entries: list[BibEntry] = []
+    for _ in range(entry_count):
+        entries.extend(pickle.load(handle))
+    return dataclasses.replace(head, text=text, entries=tuple(entries))
+
+
 def load_parsed(cache_dir: Path, path: Path, digest: str) -> BibFile | None:
     """The parsed file of ``path`` with content ``digest`` (None when not cached or unreadable)."""
     target = parsed_path(cache_dir, path, digest)
     gc_was_enabled = gc.isenabled()
     gc.disable()  # millions of small objects without cycles: the collector would only slow this
+    bib = None
     try:
         with open(target, "rb") as handle:
-            bib = pickle.load(handle)
+            bib = _read_pieces(handle)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError, TypeError, ValueError):
         return None
     finally:
         if gc_was_enabled:
+            if bib is not None and len(bib.entries) >= LONG_LIVED_ENTRIES:
+                gc.freeze()  # else the next collection walks the millions of objects just made
             gc.enable()
-    if not isinstance(bib, BibFile) or bib.content_hash != digest:
+    if bib is None or bib.content_hash != digest:
         return None
     touch(target)
     return bib
@@ -89,7 +129,7 @@ def save_parsed(cache_dir: Path, bib: BibFile, signature: StatSignature | None) 
         for old in cache_dir.glob(target.name.rsplit("-", 1)[0] + "-*.pickle"):
             if old != target:
                 old.unlink(missing_ok=True)
-        atomic_write(target, lambda handle: pickle.dump(bib, handle, protocol=pickle.HIGHEST_PROTOCOL))
+        atomic_write(target, lambda handle: _write_pieces(bib, handle))
         if signature is not None:
             save_summary(cache_dir, bib, signature)
         prune(cache_dir, "bib-*.pickle", MAX_PARSED_FILES)

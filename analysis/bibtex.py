@@ -63,6 +63,8 @@ def parse_bib_text(text: str, path: Path, digest: str | None = None) -> BibFile:
                 findings.append(item)
     finally:
         if gc_was_enabled:
+            if len(entries) >= bib_cache.LONG_LIVED_ENTRIES:
+                gc.freeze()  # else the next collection walks the millions of objects just made
             gc.enable()
     return BibFile(
         path=path,

@@ -67,6 +67,7 @@ class PositionMapper:
         self._checkpoints: list[int] | None = None  # offsets every CHECKPOINT_CHARS, and their lines
         self._checkpoint_lines: list[int] = []
         self._lock = threading.Lock()
+        self._has_cr: bool | None = None
 
     @property
     def index(self) -> LineIndex:
@@ -77,7 +78,9 @@ class PositionMapper:
     def positions(self, offsets: Iterable[int]) -> dict[int, types.Position]:
         """LSP positions of many offsets at once (each clamped to the text)."""
         wanted = sorted({min(max(0, offset), len(self.text)) for offset in offsets})
-        if self._index is not None or "\r" in self.text:
+        if self._has_cr is None:
+            self._has_cr = "\r" in self.text  # once: scanning 170 MB takes tens of milliseconds
+        if self._index is not None or self._has_cr:
             return {offset: self.position(offset) for offset in wanted}
         text = self.text
         result: dict[int, types.Position] = {}

@@ -9,7 +9,6 @@ counter has not moved meanwhile, so stale results are never published.
 from __future__ import annotations
 
 import asyncio
-import gc
 import hashlib
 import importlib
 import logging
@@ -18,12 +17,12 @@ import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from functools import cached_property
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from relatex.analysis.bibliography_index import bibliography_index
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.findings import Finding
 from relatex.analysis.project_model import LatexProject
@@ -96,22 +95,16 @@ class ProjectSnapshot:
     texts: Mapping[Path, str]  # text each offset refers to, per file (tex and bib)
     error: str | None = None
 
-    @cached_property
+    @property
     def key_index(self) -> dict[str, BibEntry]:
-        result: dict[str, BibEntry] = {}
-        for bib in self.bibs.values():
-            for entry in bib.entries:
-                result.setdefault(entry.key, entry)
-        return result
+        """First entry of each key over all .bib files (the bibliography index, built once per
+        content by the syntax pass in the executor, never on the event loop)."""
+        return bibliography_index(self.bibs).defined
 
-    @cached_property
+    @property
     def key_entries(self) -> dict[str, list[BibEntry]]:
         """Every entry of each key (duplicates included), over all .bib files."""
-        result: dict[str, list[BibEntry]] = {}
-        for bib in self.bibs.values():
-            for entry in bib.entries:
-                result.setdefault(entry.key, []).append(entry)
-        return result
+        return bibliography_index(self.bibs).by_key
 
     def entries_by_key(self) -> dict[str, BibEntry]:
         """First entry of each key over all the project's .bib files (computed once)."""
@@ -302,25 +295,6 @@ class WorkspaceState:
 
 
 
-LONG_LIVED_ENTRIES = 10_000
-_frozen: set[str] = set()
-_frozen_lock = threading.Lock()
-
-
-def keep_out_of_collector(bibs: Mapping[Path, BibFile]) -> None:
-    """Move newly loaded large bibliographies out of the cyclic garbage collector's reach.
-
-    A 100k-entry .bib is millions of objects that live as long as the server; every full
-    collection would walk them all while holding the GIL, stalling requests for up to a second.
-    They hold no reference cycles, so reference counting still frees them when replaced.
-    """
-    fresh = {bib.content_hash for bib in bibs.values() if len(bib.entries) >= LONG_LIVED_ENTRIES} - _frozen
-    if fresh:
-        with _frozen_lock:
-            gc.freeze()
-            _frozen.update(fresh)
-
-
 def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], settings: RelatexSettings) -> None:
     """Load the project's .bib files through the on-disk parse cache, so a restart is fast."""
     bibtex = optional_module("analysis.bibtex")
@@ -353,7 +327,6 @@ def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSett
     prime_bib_cache(project, overlays, settings)
     if checks is not None:
         bibs = dict(checks.load_bibliographies(project, overlays))
-        keep_out_of_collector(bibs)
         findings = list(checks.check_project(project, bibs, max_unused=settings.max_unused_hints,
                                               cache_dir=settings.bib_cache_dir()))
     texts: dict[Path, str] = {path: source.text for path, source in project.files.items()}

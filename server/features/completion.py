@@ -11,19 +11,22 @@ from __future__ import annotations
 import asyncio
 import bisect
 import gc
+import hashlib
 import logging
+import shutil
 from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from relatex.analysis.bib_cache import LONG_LIVED_ENTRIES
 from relatex.analysis.bibtex_model import BibEntry
 from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
 from relatex.server.features.hover import build_card, snapshot_for
 from relatex.server.workspace_state import (
-    LONG_LIVED_ENTRIES,
     ProjectSnapshot,
     optional_module,
     text_hash,
@@ -153,8 +156,14 @@ def current_ranker(snapshot: ProjectSnapshot) -> KeyRanker:
     return KeyRanker((), [], [])
 
 
-def build_index(snapshot: ProjectSnapshot) -> None:
-    """Build the key list and BM25 index of a snapshot's entries (background work)."""
+#: Rankers of at least this many keys are kept on disk (building one takes seconds at 100k).
+PERSIST_MIN_KEYS = 5000
+KEPT_RANKERS = 4
+
+
+def build_index(snapshot: ProjectSnapshot, cache_dir: Path | None = None) -> None:
+    """Build the key list and BM25 index of a snapshot's entries (background work); with
+    ``cache_dir``, large ones are kept on disk and loaded from there after a restart."""
     ranker = ranker_for(snapshot)
     if ranker.index is not None or ranker.building:
         return
@@ -163,11 +172,36 @@ def build_index(snapshot: ProjectSnapshot) -> None:
     if lexical is None:
         return
     entries = snapshot.entries_by_key()
-    with_abstract = len(entries) <= LARGE_BIBLIOGRAPHY
-    ranker.index = lexical.LexicalIndex.build((key, _entry_text(entry, with_abstract))
-                                              for key, entry in entries.items())
+    stored = None
+    if cache_dir is not None and len(entries) >= PERSIST_MIN_KEYS:
+        digest = hashlib.sha256("\n".join(ranker.signature).encode("utf-8", "surrogatepass")).hexdigest()[:24]
+        stored = cache_dir / f"keys-bm25-{digest}"
+        if (stored / "ids.json").is_file():
+            try:
+                ranker.index = lexical.LexicalIndex.load(stored)
+            except Exception as exc:  # a damaged cache is rebuilt
+                log.warning("completion index cache %s unreadable (%s); rebuilding", stored, exc)
+    if ranker.index is None:
+        with_abstract = len(entries) <= LARGE_BIBLIOGRAPHY
+        ranker.index = lexical.LexicalIndex.build((key, _entry_text(entry, with_abstract))
+                                                  for key, entry in entries.items())
+        if stored is not None:
+            _store(ranker.index, stored)
     if len(entries) >= LONG_LIVED_ENTRIES:
-        gc.freeze()  # the index lives as long as its .bib: see keep_out_of_collector
+        gc.freeze()  # the index lives as long as its .bib (see relatex.analysis.bib_cache)
+
+
+def _store(index: Any, directory: Path) -> None:
+    """Keep a ranking index on disk, and only the most recently used few."""
+    try:
+        directory.parent.mkdir(parents=True, exist_ok=True)
+        index.save(directory)
+        kept = sorted((p for p in directory.parent.glob("keys-bm25-*") if ".tmp" not in p.name),
+                      key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in kept[KEPT_RANKERS:]:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as exc:
+        log.warning("cannot keep the completion index in %s: %s", directory, exc)
 
 
 class KbSuggestions:
@@ -298,7 +332,7 @@ def register(server: RelatexServer) -> None:
 
     def build_logged(snapshot: ProjectSnapshot) -> None:
         try:
-            build_index(snapshot)
+            build_index(snapshot, server.settings.bib_cache_dir())
         except Exception as exc:
             server.report_once("completion index", exc)
 

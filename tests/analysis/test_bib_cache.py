@@ -86,3 +86,39 @@ def test_the_cache_keeps_only_the_most_recently_used_files(tmp_path: Path, monke
         load_bib_file(path, cache_dir=cache)
     assert len(list(cache.glob("bib-*.pickle"))) == 2
     assert not list(cache.glob("*.tmp"))
+
+
+def test_parsed_files_are_stored_and_loaded_in_pieces(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bib_cache, "ENTRIES_PER_PIECE", 2)
+    monkeypatch.setattr(bib_cache, "TEXT_PER_PIECE", 7)
+    path, cache = tmp_path / "refs.bib", tmp_path / "cache"
+    _write(path, ["a", "b", "c", "d", "e"])
+    bibtex.clear_cache()
+    parsed = load_bib_file(path, cache_dir=cache)
+    loaded = bib_cache.load_parsed(cache, path, parsed.content_hash)
+    assert loaded == parsed and loaded is not parsed
+    assert [e.key for e in loaded.entries] == ["a", "b", "c", "d", "e"]
+
+
+def test_large_files_are_kept_out_of_the_cyclic_collector(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A 100k-entry file is millions of long-lived objects: a full collection walking them all
+    would stall the editor's requests, so parsing or loading one freezes them."""
+    import gc
+
+    monkeypatch.setattr(bib_cache, "LONG_LIVED_ENTRIES", 3)
+    path, cache = tmp_path / "refs.bib", tmp_path / "cache"
+    gc.unfreeze()
+    try:
+        _write(path, ["a", "b"])
+        bibtex.clear_cache()
+        load_bib_file(path, cache_dir=cache)
+        assert gc.get_freeze_count() == 0  # small: left to the collector
+        _write(path, ["a", "b", "c"])
+        bibtex.clear_cache()
+        parsed = load_bib_file(path, cache_dir=cache)  # parsed
+        assert gc.get_freeze_count() > 0
+        gc.unfreeze()
+        assert bib_cache.load_parsed(cache, path, parsed.content_hash) == parsed  # loaded
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()

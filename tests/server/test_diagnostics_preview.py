@@ -60,25 +60,25 @@ def test_no_preview_for_small_or_edited_bibliographies(project: Path, tmp_path: 
     assert preview_root(root, {}, settings) is None  # changed on disk since it was cached
 
 
-def test_large_bibliographies_are_kept_out_of_the_cyclic_collector(tmp_path: Path,
-                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    import gc
+def test_the_completion_ranking_index_is_kept_on_disk(project: Path, tmp_path: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    from relatex.retrieval import lexical
+    from relatex.server.features import completion
 
-    from relatex.analysis.bibtex import parse_bib_text
+    monkeypatch.setattr(completion, "PERSIST_MIN_KEYS", 1)
+    monkeypatch.setattr(completion, "_rankers", {})
+    snapshot = analyse_root(project.resolve(), {}, _settings(tmp_path), 1)
+    cache = tmp_path / "bm25-cache"
+    completion.build_index(snapshot, cache)
+    built = completion.current_ranker(snapshot)
+    assert built.index is not None and len(list(cache.glob("keys-bm25-*"))) == 1
+    sentence = "sentence embeddings for semantic search"
+    expected = built.ranked(sentence, "", set(), 5)
 
-    monkeypatch.setattr(workspace_state, "LONG_LIVED_ENTRIES", 2)
-    monkeypatch.setattr(workspace_state, "_frozen", set())
-    path = tmp_path / "big.bib"
-    bib = parse_bib_text("@misc{a, title={A}}\n@misc{b, title={B}}\n", path)
-    small = parse_bib_text("@misc{c, title={C}}\n", tmp_path / "small.bib")
-    gc.unfreeze()
-    try:
-        workspace_state.keep_out_of_collector({small.path: small})
-        assert gc.get_freeze_count() == 0
-        workspace_state.keep_out_of_collector({path: bib})
-        frozen = gc.get_freeze_count()
-        assert frozen > 0
-        workspace_state.keep_out_of_collector({path: bib})  # already frozen: nothing more to do
-        assert gc.get_freeze_count() == frozen
-    finally:
-        gc.unfreeze()
+    def no_build(*args: object, **kwargs: object) -> None:
+        raise AssertionError("rebuilt although the index is on disk")
+
+    monkeypatch.setattr(completion, "_rankers", {})  # a restarted server
+    monkeypatch.setattr(lexical.LexicalIndex, "build", no_build)
+    completion.build_index(snapshot, cache)
+    assert completion.current_ranker(snapshot).ranked(sentence, "", set(), 5) == expected
