@@ -115,26 +115,38 @@ async def stop_client(client: LanguageClient) -> None:
     await asyncio.wait_for(client.stop(), 30)
 
 
+def _answered(result: Any) -> bool:
+    """A real answer: a hover card, completion items, a location (not None or empty)."""
+    if result is None:
+        return False
+    if isinstance(result, types.CompletionList):
+        return bool(result.items)
+    if isinstance(result, list):
+        return bool(result)
+    return True
+
+
 async def measure_requests(client: LanguageClient, uri: str, text: str, spots: list[tuple[int, int]],
-                           features: tuple[str, ...]) -> dict[str, list[float]]:
+                           features: tuple[str, ...], answered: dict[str, int] | None = None) -> dict[str, list[float]]:
+    """Latencies per feature; ``answered`` counts the requests that got a real answer."""
     doc = types.TextDocumentIdentifier(uri=uri)
     result: dict[str, list[float]] = {f: [] for f in features}
+    counts = answered if answered is not None else {}
     for inside, after_brace in spots:
-        if "hover" in features:
+        for feature in features:
             t0 = time.perf_counter()
-            ms, _ = await timed(client.text_document_hover_async(
-                types.HoverParams(text_document=doc, position=position(text, inside))), t0)
-            result["hover"].append(ms)
-        if "completion" in features:
-            t0 = time.perf_counter()
-            ms, _ = await timed(client.text_document_completion_async(
-                types.CompletionParams(text_document=doc, position=position(text, after_brace))), t0)
-            result["completion"].append(ms)
-        if "definition" in features:
-            t0 = time.perf_counter()
-            ms, _ = await timed(client.text_document_definition_async(
-                types.DefinitionParams(text_document=doc, position=position(text, inside))), t0)
-            result["definition"].append(ms)
+            if feature == "hover":
+                pending: Awaitable[Any] = client.text_document_hover_async(
+                    types.HoverParams(text_document=doc, position=position(text, inside)))
+            elif feature == "completion":
+                pending = client.text_document_completion_async(
+                    types.CompletionParams(text_document=doc, position=position(text, after_brace)))
+            else:
+                pending = client.text_document_definition_async(
+                    types.DefinitionParams(text_document=doc, position=position(text, inside)))
+            ms, answer = await timed(pending, t0)
+            result[feature].append(ms)
+            counts[feature] = counts.get(feature, 0) + int(_answered(answer))
     return result
 
 
@@ -166,8 +178,11 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
             await stop_client(client)
             continue
         await asyncio.sleep(2.0)  # completion index built in the background
+        answered: dict[str, int] = {}
         out.update({k: summary(v) for k, v in (await measure_requests(
-            client, uri, text, spots, ("hover", "completion", "definition"))).items()})
+            client, uri, text, spots, ("hover", "completion", "definition"), answered)).items()})
+        for feature, count in answered.items():
+            out[feature]["answered"] = count
         # diagnostics after an edit (a new undefined key each time)
         latencies = []
         version = 1
@@ -236,8 +251,11 @@ async def bench_peer(exe: Path, root: Path, chapter: Path, bib: Path, spots: lis
         await asyncio.sleep(0.5)
     out: dict[str, Any] = {"start": {"initialize_ms": round(init_ms, 1),
                                      "bibliography_loaded_ms": round((time.perf_counter() - loaded) * 1000.0, 1)}}
+    answered: dict[str, int] = {}
     out.update({k: summary(v) for k, v in (await measure_requests(
-        client, uri, text, spots, ("hover", "completion", "definition"))).items()})
+        client, uri, text, spots, ("hover", "completion", "definition"), answered)).items()})
+    for feature, count in answered.items():
+        out[feature]["answered"] = count
     await stop_client(client)
     return out
 
@@ -294,7 +312,8 @@ def write(results: dict[str, Any]) -> None:
 
 
 def table(results: dict[str, Any]) -> str:
-    rows = ["| bibliography | server | feature | n | p50 ms | p95 ms | target |", "|---|---|---|---:|---:|---:|---|"]
+    rows = ["| bibliography | server | feature | n (answered) | p50 ms | p95 ms | target |",
+            "|---|---|---|---:|---:|---:|---|"]
     targets = {"hover": "p95 < 20", "completion": "< 50", "definition": "-",
                "diagnostics_after_edit": "< 200", "hover_during_generation": "< 50"}
     for case in ("acm_dl", "synthetic"):
@@ -310,7 +329,8 @@ def table(results: dict[str, Any]) -> str:
             for feature, target in targets.items():
                 if feature in data and "p50_ms" in data[feature]:
                     s = data[feature]
-                    rows.append(f"| {label} | {server} | {feature} | {s['n']} | {s['p50_ms']} | {s['p95_ms']} | {target} |")
+                    n = f"{s['n']} ({s['answered']})" if "answered" in s else str(s["n"])
+                    rows.append(f"| {label} | {server} | {feature} | {n} | {s['p50_ms']} | {s['p95_ms']} | {target} |")
             for phase in ("start_cold", "start_warm"):
                 if phase in data:
                     rows.append(f"| {label} | {server} | {phase}: initialize / first diagnostics | 1 | "
