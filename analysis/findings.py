@@ -60,3 +60,15 @@ class Finding:
 
     def sort_key(self) -> tuple[str, int, int, str]:
         return (str(self.path), self.start, self.end, self.code.value)
+
+
+def json_safe(value: Any) -> Any:
+    """``value`` (a finding's ``data``, say) with paths, tuples, sets and other objects turned
+    into what JSON holds: for the CLI's JSON output and the data of LSP diagnostics."""
+    if isinstance(value, Mapping):
+        return {str(k): json_safe(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [json_safe(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)

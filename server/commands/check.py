@@ -21,7 +21,7 @@ from typing import Any
 
 from relatex.analysis.bibtex import load_bib_file
 from relatex.analysis.bibtex_model import BibFile
-from relatex.analysis.findings import Finding, Severity
+from relatex.analysis.findings import Finding, Severity, json_safe
 from relatex.analysis.project_checks import check_bib_files, check_project, load_bibliographies
 from relatex.analysis.project_model import BibResource, LatexProject, Section
 from relatex.server.config import RelatexSettings
@@ -66,18 +66,6 @@ def _display_path(path: Path) -> str:
     return str(path) if rel.startswith(".." + os.sep + "..") else rel
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, Path):
-        return str(value)
-    if isinstance(value, Mapping):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_json_safe(v) for v in value]
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
 def finding_rows(findings: Sequence[Finding], texts: Mapping[Path, str]) -> list[dict[str, Any]]:
     """Findings as sorted JSON-ready rows with 1-based positions and display paths."""
     indexes: dict[Path, _Lines | None] = {}
@@ -98,7 +86,7 @@ def finding_rows(findings: Sequence[Finding], texts: Mapping[Path, str]) -> list
             "path": _display_path(finding.path),
             "line": start[0], "column": start[1], "end_line": end[0], "end_column": end[1],
             "severity": finding.severity.value, "code": finding.code.value,
-            "message": finding.message, "data": _json_safe(dict(finding.data)),
+            "message": finding.message, "data": json_safe(dict(finding.data)),
             "_rank": _SEVERITY_RANK.get(finding.severity, 9),
         })
     rows.sort(key=lambda r: (r["path"], r["line"], r["column"], r["_rank"], r["code"], r["message"]))
@@ -307,7 +295,7 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
 
     rows = finding_rows(findings, texts)
     if args.format == "json":
-        payload: Any = rows if metrics is None else {"findings": rows, "claims": _json_safe(metrics)}
+        payload: Any = rows if metrics is None else {"findings": rows, "claims": json_safe(metrics)}
         print(json.dumps(payload, indent=2, ensure_ascii=False))
     else:
         for row in rows:

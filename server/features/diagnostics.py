@@ -9,11 +9,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from relatex.analysis.findings import Code, Finding, Severity
+from relatex.analysis.findings import Code, Finding, Severity, json_safe
 from relatex.server.positions import PositionMapper
 from relatex.server.workspace_state import (
     ProjectSnapshot,
@@ -37,19 +37,9 @@ SEVERITY = {
 UNNECESSARY = {Code.UNUSED_ENTRY}
 
 
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, Mapping):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
-        return [_json_safe(v) for v in value]
-    if isinstance(value, str | int | float | bool) or value is None:
-        return value
-    return str(value)
-
-
 def to_diagnostic(finding: Finding, rng: types.Range) -> types.Diagnostic:
     data = {"code": finding.code.value, "path": str(finding.path), "start": finding.start,
-            "end": finding.end, **_json_safe(dict(finding.data))}
+            "end": finding.end, **json_safe(dict(finding.data))}
     tags = [types.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY else None
     return types.Diagnostic(
         range=rng,
