@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.latex_project import iter_sections
 from relatex.analysis.project_model import LatexProject, Section
 from relatex.retrieval.records import (
     PaperRecord,
@@ -146,14 +147,6 @@ def _section_plain(project: LatexProject, section: Section) -> str:
         return source.text[section.title_end or section.start:section.end] if source else ""
 
 
-def _flatten(sections: Sequence[Section]) -> list[Section]:
-    out: list[Section] = []
-    for section in sections:
-        out.append(section)
-        out.extend(_flatten(section.children))
-    return out
-
-
 def _paragraph_id(text: str, offset: int) -> int:
     return len(_BLANK_LINE.findall(text, 0, offset))
 
@@ -201,7 +194,7 @@ def draft_context(project: LatexProject, bibs: Mapping[Path, BibFile], kb: Any) 
             cited[key] = record
         else:
             cited[key] = record_from_entry(entry)
-    sections = tuple((s.title, _section_plain(project, s)) for s in _flatten(project.sections))
+    sections = tuple((s.title, _section_plain(project, s)) for s in iter_sections(project.sections))
     sentence_groups, paragraph_groups = _groups(project)
     return DraftContext(
         title=project.title or "",

@@ -11,12 +11,13 @@ biblatex). An edit whose path does not exist yet creates that file (start = end 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 
 from relatex.analysis.bib_edits import append_entry_edit
 from relatex.analysis.bibtex_model import BibFile
 from relatex.analysis.edits import TextEdit
+from relatex.analysis.latex_project import iter_sections
 from relatex.analysis.project_model import LatexProject, Section
 from relatex.writing.generate import GeneratedSection
 
@@ -34,14 +35,6 @@ def _norm(title: str) -> str:
     return " ".join(re.sub(r"[^a-z]+", " ", title.lower()).split())
 
 
-def _flatten(sections: Sequence[Section]) -> list[Section]:
-    out: list[Section] = []
-    for section in sections:
-        out.append(section)
-        out.extend(_flatten(section.children))
-    return out
-
-
 def _text(project: LatexProject, path: Path) -> str:
     source = project.files.get(path)
     if source is not None:
@@ -55,7 +48,7 @@ def _text(project: LatexProject, path: Path) -> str:
 def find_related_section(project: LatexProject, section_title: str) -> Section | None:
     """An existing section with the same title or a usual related-work title."""
     wanted = {_norm(section_title)} | RELATED_TITLES
-    for section in _flatten(project.sections):
+    for section in iter_sections(project.sections):
         if section.level <= 2 and _norm(section.title) in wanted:
             return section
     return None
@@ -70,7 +63,7 @@ def _heading_end(text: str, section: Section) -> int:
 
 
 def _insertion_point(project: LatexProject, placement: str) -> tuple[Path, int]:
-    sections = [s for s in _flatten(project.sections) if s.level <= 2]
+    sections = [s for s in iter_sections(project.sections) if s.level <= 2]
     root_text = _text(project, project.root)
     if placement == "after-introduction":
         intro = next((s for s in sections if "introduction" in _norm(s.title)), None)
