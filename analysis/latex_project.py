@@ -408,6 +408,7 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
         findings=tuple(sorted(loader.findings, key=Finding.sort_key)),
         citation_package=detect_citation_package([s.masked for s in loader.scans.values()]),
         includes={path: tuple(targets) for path, targets in loader.includes.items()},
+        cite_macros=tuple(dict.fromkeys((m.name, m.args[:m.key_arg].count("m")) for m in loader.macros)),
     )
 
 

@@ -139,6 +139,8 @@ class LatexProject:
     findings: tuple[Finding, ...] = ()
     citation_package: str = "none"  # "natbib" | "biblatex" | "none"
     includes: Mapping[Path, tuple[Path, ...]] = field(default_factory=dict)
+    # the author's own citation commands: (name without backslash, mandatory arguments before the keys)
+    cite_macros: tuple[tuple[str, int], ...] = ()
 
     def cited_keys(self) -> tuple[str, ...]:
         """Every key cited (``*`` of ``\\nocite{*}`` excluded), first occurrence order."""

@@ -7,7 +7,9 @@ editor's current text around the cursor with these scans and only then consult t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 CITE_COMMAND = re.compile(
     r"\\(?P<cmd>[A-Za-z]*cite[A-Za-z]*|nocite|bibentry)\*?\s*(?:\[[^\]\n]*\]\s*){0,2}\{(?P<keys>[^{}]*)\}?"
@@ -64,11 +66,25 @@ def cite_key_at(text: str, offset: int) -> KeyAt | None:
     return None
 
 
-def cite_context(text: str, offset: int) -> CiteContext | None:
-    """Completion context: the cursor is inside the braces of a citation command."""
+@lru_cache(maxsize=64)
+def _open_macro(name: str, groups_before: int) -> re.Pattern[str]:
+    """An open key list of one of the author's citation macros, after its optional arguments
+    and the ``groups_before`` mandatory ones that precede the keys."""
+    return re.compile(r"\\(?P<cmd>" + re.escape(name) + r")(?![A-Za-z@])\s*(?:\[[^\]\n]*\]\s*){0,2}"
+                      r"(?:\{[^{}\n]*\}\s*(?:\[[^\]\n]*\]\s*)?){" + str(groups_before) + r"}"
+                      r"\{(?P<keys>[^{}\\]*)$")
+
+
+def cite_context(text: str, offset: int, macros: Sequence[tuple[str, int]] = ()) -> CiteContext | None:
+    """Completion context: the cursor is inside the braces of a citation command (or of one
+    of the author's citation ``macros``: name and mandatory arguments before the keys)."""
     lo = max(0, offset - 500)
     before = text[lo:offset]
     match = OPEN_CITE.search(before)
+    for name, groups_before in macros:
+        if match is not None:
+            break
+        match = _open_macro(name, groups_before).search(before)
     if match is None:
         return None
     body = match.group("keys")

@@ -352,10 +352,11 @@ def register(server: RelatexServer) -> None:
         if doc is None:
             return None
         offset = doc.mapper().offset(params.position)
-        ctx = cite_context(doc.text, offset)
+        snapshot = snapshot_for(server, uri_to_path(uri))
+        macros = snapshot.project.cite_macros if snapshot is not None and snapshot.project is not None else ()
+        ctx = cite_context(doc.text, offset, macros)
         if ctx is None:
             return None
-        snapshot = snapshot_for(server, uri_to_path(uri))
         if snapshot is None:
             return types.CompletionList(is_incomplete=True, items=[])
         start, end = sentence_around(doc.text, offset)

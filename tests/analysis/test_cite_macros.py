@@ -71,3 +71,10 @@ def test_projects_without_macros_are_read_once(tmp_path: Path) -> None:
                     encoding="utf-8")
     project = load_project(root)
     assert [k.key for s in project.citations for k in s.keys] == ["a"]
+
+
+def test_the_project_names_its_citation_macros(tmp_path: Path) -> None:
+    root = tmp_path / "main.tex"
+    root.write_text(PREAMBLE + "\\begin{document}\nText \\pc{a}.\n\\end{document}\n", encoding="utf-8")
+    project = load_project(root)
+    assert dict(project.cite_macros) == {"mycite": 0, "seeref": 0, "pc": 0, "withnote": 0}

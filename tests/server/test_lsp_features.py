@@ -192,3 +192,10 @@ async def test_the_authors_citation_macro_has_cards_definitions_and_checks(start
         text_document=doc_id(uri), position=position))
     assert isinstance(locations, list) and locations
     assert locations[0].uri.endswith("references.bib")
+    # completion opens inside the macro's key list too
+    editor.insert(uri, "form the basis of our expansion step", " and \\pc{}")
+    position = editor.position(uri, " and \\pc{", len(" and \\pc{"))
+    result = await editor.client.text_document_completion_async(types.CompletionParams(
+        text_document=doc_id(uri), position=position))
+    assert isinstance(result, types.CompletionList)
+    assert "hoang2010towards" in {item.label for item in result.items}
