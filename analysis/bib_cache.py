@@ -18,7 +18,7 @@ import marshal
 import os
 import pickle
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -196,7 +196,3 @@ def prune(cache_dir: Path, pattern: str, keep: int) -> None:
     files.sort(reverse=True)
     for _, path in files[keep:]:
         path.unlink(missing_ok=True)
-
-
-def defined_keys(summaries: Sequence[KeySummary]) -> set[str]:
-    return {key for summary in summaries for key in summary.keys}

@@ -13,6 +13,7 @@ import gc
 import gzip
 import hashlib
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -37,6 +38,7 @@ __all__ = [
     "read_bib_text",
     "content_hash",
     "clear_cache",
+    "quick_keys",
 ]
 
 log = logging.getLogger(__name__)
@@ -74,6 +76,23 @@ def parse_bib_text(text: str, path: Path, digest: str | None = None) -> BibFile:
         findings=tuple(findings),
         content_hash=digest or content_hash(text),
     )
+
+
+_QUICK_KEY = re.compile(rb"@(?!comment\b|string\b|preamble\b)[A-Za-z]+\s*(?:\{\s*([^,\s{}]+)|\(\s*([^,\s{}()]+))\s*,",
+                        re.IGNORECASE)
+
+
+def quick_keys(path: Path) -> set[str]:
+    """The citation keys of a .bib or .bib.gz file by a scan of its bytes, without parsing it
+    (about a second for 170 MB, a tenth of a full parse): enough to check a draft's citations
+    while the file is being parsed. It finds every key the parser finds and may also see one
+    written inside an ``@comment`` block. Raises OSError when the file cannot be read."""
+    if path.name.endswith(".gz"):
+        with gzip.open(path, "rb") as handle:
+            data = handle.read()
+    else:
+        data = path.read_bytes()
+    return {(m.group(1) or m.group(2)).decode("utf-8", "replace") for m in _QUICK_KEY.finditer(data)}
 
 
 def content_hash(text: str) -> str:

@@ -344,12 +344,14 @@ PREVIEW_MIN_BIB_BYTES = 4 << 20
 def preview_root(root: Path, overlays: Mapping[Path, str],
                  settings: RelatexSettings) -> tuple[tuple[Finding, ...], dict[Path, str]] | None:
     """The draft's own findings (undefined keys, missing .bib files, LaTeX problems) from the
-    on-disk key summaries of its unchanged .bib files, without loading them: the first
-    diagnostics of a large project while its bibliography loads. None when not applicable."""
+    keys of its saved .bib files alone: the first diagnostics of a large project while its
+    bibliography is parsed or loaded. The keys come from the on-disk key summary of an unchanged
+    file, else from a quick scan of a large file's bytes. None when not applicable."""
     latex = optional_module("analysis.latex_project")
     checks = optional_module("analysis.project_checks")
     cache = optional_module("analysis.bib_cache")
-    if latex is None or checks is None or cache is None:
+    bibtex = optional_module("analysis.bibtex")
+    if latex is None or checks is None or cache is None or bibtex is None:
         return None
     try:
         project: LatexProject = latex.load_project(root, overlays)
@@ -358,11 +360,21 @@ def preview_root(root: Path, overlays: Mapping[Path, str],
     paths = [path for path in project.bib_paths() if path.exists()]
     if not paths or any(path in overlays for path in paths):
         return None
-    summaries = [cache.load_summary(settings.bib_cache_dir(), path) for path in paths]
-    if any(summary is None for summary in summaries):
+    sizes = {path: path.stat().st_size for path in paths}
+    if sum(sizes.values()) < PREVIEW_MIN_BIB_BYTES:
         return None
-    if sum(summary.signature[1] for summary in summaries) < PREVIEW_MIN_BIB_BYTES:
-        return None
-    findings = checks.check_citations_against_keys(project, paths, cache.defined_keys(summaries))
+    defined: set[str] = set()
+    for path in paths:
+        summary = cache.load_summary(settings.bib_cache_dir(), path)
+        if summary is not None:
+            defined.update(summary.keys)
+        elif sizes[path] >= PREVIEW_MIN_BIB_BYTES:
+            try:
+                defined.update(bibtex.quick_keys(path))
+            except OSError:
+                return None
+        else:
+            return None  # a small file not yet seen: the full pass is about as quick
+    findings = checks.check_citations_against_keys(project, paths, defined)
     texts = {path: source.text for path, source in project.files.items()}
     return tuple(f for f in findings if f.path in texts), texts

@@ -239,3 +239,24 @@ def test_streaming_memory_does_not_grow_with_the_file(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert count == 8000
     assert peak < size / 3, f"peak {peak} bytes for a {size}-character file"
+
+
+def test_quick_keys_agree_with_the_parser(tmp_path: Path) -> None:
+    text = (FIXTURES / "sample.bib").read_text(encoding="utf-8") + (
+        "@comment{not an entry}\n@string{jnl = {Journal}}\n@preamble{\"x\"}\n"
+        "@article{10.1016/S1071-5819(02)00129-5, title = {Parentheses in a key}}\n"
+        "@misc(paren-open, title = {Round brackets})\n"
+        "@inproceedings{\n  newline2020,\n  title = {Key on the next line}}\n"
+    )
+    path = tmp_path / "refs.bib"
+    path.write_text(text, encoding="utf-8")
+    parsed = {e.key for e in parse_bib_text(text, path).entries}
+    assert {"10.1016/S1071-5819(02)00129-5", "paren-open", "newline2020"} <= parsed
+    # never misses a key the parser finds; may see one inside an @comment block (so a quick
+    # check can at worst miss an undefined key, never flag a defined one)
+    assert bibtex.quick_keys(path) - parsed == {"notanentry"}
+    assert parsed <= bibtex.quick_keys(path)
+    gz = tmp_path / "refs.bib.gz"
+    with gzip.open(gz, "wt", encoding="utf-8") as handle:
+        handle.write(text)
+    assert bibtex.quick_keys(gz) == bibtex.quick_keys(path)
