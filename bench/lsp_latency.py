@@ -168,6 +168,7 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
     out: dict[str, Any] = {}
     text = chapter.read_text(encoding="utf-8")
     uri = chapter.resolve().as_uri()
+    bib_uri = (chapter.parent.parent / "references.bib").resolve().as_uri()
     for phase in ("cold", "warm"):
         client, init_ms = await start_client(command, caps, root, options, {"relatex": {}})
         client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
@@ -175,6 +176,11 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
         first_ms = await wait_until(lambda client=client: uri in client.diagnostics, 600)
         out[f"start_{phase}"] = {"initialize_ms": round(init_ms, 1), "first_diagnostics_ms": round(first_ms + init_ms, 1)}
         if phase == "cold":
+            # the draft's first diagnostics may come before the .bib is parsed: wait for the
+            # full pass (it publishes the .bib's own diagnostics) and its on-disk caches
+            bib_ms = await wait_until(lambda client=client: bib_uri in client.diagnostics, 600)
+            out["start_cold"]["bibliography_diagnostics_ms"] = round(first_ms + bib_ms + init_ms, 1)
+            await asyncio.sleep(8.0)  # the completion index is built and stored in the background
             await stop_client(client)
             continue
         await asyncio.sleep(2.0)  # completion index built in the background
@@ -335,6 +341,9 @@ def table(results: dict[str, Any]) -> str:
                 if phase in data:
                     rows.append(f"| {label} | {server} | {phase}: initialize / first diagnostics | 1 | "
                                 f"{data[phase]['initialize_ms']} | {data[phase]['first_diagnostics_ms']} | warm < 2000 |")
+            if "bibliography_diagnostics_ms" in data.get("start_cold", {}):
+                rows.append(f"| {label} | {server} | start_cold: the .bib's own diagnostics (parsed) | 1 | - | "
+                            f"{data['start_cold']['bibliography_diagnostics_ms']} | - |")
             if "start" in data:
                 rows.append(f"| {label} | {server} | start: initialize / bibliography loaded | 1 | "
                             f"{data['start']['initialize_ms']} | {data['start']['bibliography_loaded_ms']} | - |")

@@ -11,6 +11,7 @@ import re
 import threading
 from bisect import bisect_right
 from collections.abc import Iterable
+from pathlib import Path
 
 from lsprotocol import types
 
@@ -58,7 +59,8 @@ class PositionMapper:
 
     The line index of a very large text (a 100k-entry .bib) costs a second to build; batches
     of positions (:meth:`positions`) in a text with only ``\\n`` line breaks are found without
-    it, by counting line breaks from checkpoints recorded along the text.
+    it, by counting line breaks from checkpoints recorded along the text; so are single
+    positions, unless the line index has been built for another reason.
     """
 
     def __init__(self, text: str) -> None:
@@ -78,17 +80,15 @@ class PositionMapper:
     def positions(self, offsets: Iterable[int]) -> dict[int, types.Position]:
         """LSP positions of many offsets at once (each clamped to the text)."""
         wanted = sorted({min(max(0, offset), len(self.text)) for offset in offsets})
+        return {offset: self.position(offset) for offset in wanted}
+
+    def _lazy(self) -> bool:
+        """Whether lookups count line breaks from checkpoints instead of using a line index."""
+        if self._index is not None:
+            return False
         if self._has_cr is None:
             self._has_cr = "\r" in self.text  # once: scanning 170 MB takes tens of milliseconds
-        if self._index is not None or self._has_cr:
-            return {offset: self.position(offset) for offset in wanted}
-        text = self.text
-        result: dict[int, types.Position] = {}
-        for offset in wanted:
-            start = text.rfind("\n", 0, offset) + 1
-            result[offset] = types.Position(line=self._line_of(offset),
-                                            character=_utf16_len(text[start:offset]))
-        return result
+        return not self._has_cr
 
     def _line_of(self, offset: int) -> int:
         """Line number of an offset by counting line breaks from the nearest checkpoint before it.
@@ -120,6 +120,11 @@ class PositionMapper:
 
     def position(self, offset: int) -> types.Position:
         """LSP position of a code-point offset (clamped to the text)."""
+        if self._lazy():
+            text = self.text
+            offset = min(max(0, offset), len(text))
+            start = text.rfind("\n", 0, offset) + 1
+            return types.Position(line=self._line_of(offset), character=_utf16_len(text[start:offset]))
         line, column = self.index.position(offset)
         start = self.index.line_starts[line]
         return types.Position(line=line, character=_utf16_len(self.text[start : start + column]))
@@ -140,6 +145,18 @@ class PositionMapper:
     def offsets(self, rng: types.Range) -> tuple[int, int]:
         start, end = self.offset(rng.start), self.offset(rng.end)
         return (start, end) if start <= end else (end, start)
+
+
+_shared: dict[Path, PositionMapper] = {}
+
+
+def mapper_for_file(path: Path, text: str) -> PositionMapper:
+    """The mapper of a file's text, shared by every feature while the text is the same object
+    (a large .bib's line checkpoints are found once, not per feature)."""
+    mapper = _shared.get(path)
+    if mapper is None or mapper.text is not text:
+        mapper = _shared[path] = PositionMapper(text)
+    return mapper
 
 
 def apply_change(text: str, change: types.TextDocumentContentChangeEvent,

@@ -203,6 +203,26 @@ class WorkspaceState:
         except OSError:
             return None
 
+    def unchanged(self, path: Path, text: str) -> bool:
+        """Whether ``text`` is still the file's current text (the editor's when open, else the
+        disk's). A .bib file on disk is compared through the BibTeX cache, so an unchanged
+        100k-entry file is not read again (it may be parsed again when it changed)."""
+        doc = self.document_for_path(path)
+        if doc is not None:
+            return doc.text == text
+        bibtex = optional_module("analysis.bibtex") if path.name.endswith((".bib", ".bib.gz")) else None
+        if bibtex is not None:
+            try:
+                return bool(bibtex.load_bib_file(path).text == text)
+            except OSError:
+                return False
+        return self.text_of(path) == text
+
+    def is_current(self, snapshot: ProjectSnapshot) -> bool:
+        """Whether every text a snapshot was built from is still current (run it off the event
+        loop: a changed .bib is parsed again)."""
+        return all(self.unchanged(path, text) for path, text in snapshot.texts.items())
+
     # -- roots and generations --------------------------------------------------------------
     def roots_for(self, path: Path) -> set[Path]:
         """The roots whose project contains ``path`` (a .tex file or a .bib file)."""

@@ -33,10 +33,8 @@ def current_versions(server: RelatexServer, snapshot: ProjectSnapshot, edits: Se
     for edit in edits:
         path = Path(edit.path).resolve()
         doc = server.state.document_for_path(path)
-        if path in snapshot.texts:
-            current = doc.text if doc is not None else server.state.text_of(path)
-            if current != snapshot.texts[path]:
-                return None
+        if path in snapshot.texts and not server.state.unchanged(path, snapshot.texts[path]):
+            return None
         versions[path] = doc.version if doc is not None else None
     return versions
 

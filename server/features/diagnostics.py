@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from relatex.analysis.findings import Code, Finding, Severity, json_safe
-from relatex.server.positions import PositionMapper
+from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import (
     ProjectSnapshot,
     analyse_root,
@@ -53,7 +53,6 @@ def to_diagnostic(finding: Finding, rng: types.Range) -> types.Diagnostic:
     )
 
 
-_mappers: dict[Path, PositionMapper] = {}  # kept across passes: a large .bib is indexed once
 # (path, start, end, code, message) -> (finding, text, diagnostic): findings of an unchanged
 # .bib (and the verdicts re-found for unchanged entries) are converted once, not per pass.
 ConversionKey = tuple[Path, int, int, str, str]
@@ -93,9 +92,7 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
             converted[key] = cached
     for path, todo in pending.items():
         text = file_texts[path]
-        mapper = _mappers.get(path)
-        if mapper is None or mapper.text is not text:
-            mapper = _mappers[path] = PositionMapper(text)
+        mapper = mapper_for_file(path, text)
         positions = mapper.positions([f.start for f in todo] + [max(f.start, f.end) for f in todo])
         for finding in todo:
             rng = types.Range(start=positions[min(max(0, finding.start), len(text))],

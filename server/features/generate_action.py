@@ -126,7 +126,7 @@ async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
     snapshot = state.snapshots.get(root)
     # entered before the first await: a $/cancelRequest of this request cancels the task too
     async with ProgressTask(server, "relatex: generating related work") as task:
-        if snapshot is None or snapshot.texts != {p: state.text_of(p) for p in snapshot.texts}:
+        if snapshot is None or not await state.run(state.is_current, snapshot):
             snapshot = await fresh_snapshot(server, root)
         try:
             generated = await state.run(generate_section, state, snapshot, task)
@@ -140,7 +140,11 @@ async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
                 snapshot = await fresh_snapshot(server, root)
             else:
                 raise GenerationError("the draft kept changing; nothing was applied, please try again")
-            edit = build_workspace_edit(server, edits, snapshot.texts, versions)
+            # positions in a large .bib are counted off the event loop
+            edit = await state.run(build_workspace_edit, server, edits, snapshot.texts, versions)
+            if current_versions(server, snapshot, edits) != versions:
+                raise GenerationError("the draft changed while the edit was prepared; nothing was applied, "
+                                      "please try again")
             task.check()  # no await between this check and sending the edit
             applied = await apply_workspace_edit(server, edit, "Generate related work")
         except Exception as exc:

@@ -11,22 +11,15 @@ from lsprotocol import types
 from relatex.analysis.project_model import Section
 from relatex.server.features.cite_scan import KeyAt
 from relatex.server.features.hover import key_at_cursor, snapshot_for
-from relatex.server.positions import PositionMapper
+from relatex.server.positions import PositionMapper, mapper_for_file
 from relatex.server.workspace_state import ProjectSnapshot, path_to_uri, uri_to_path
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
 
-_mappers: dict[Path, PositionMapper] = {}
-
-
 def mapper_for(snapshot: ProjectSnapshot, path: Path) -> PositionMapper:
     """A position mapper for the text the snapshot's offsets refer to (cached per text)."""
-    text = snapshot.texts.get(path, "")
-    mapper = _mappers.get(path)
-    if mapper is None or mapper.text is not text:
-        mapper = _mappers[path] = PositionMapper(text)
-    return mapper
+    return mapper_for_file(path, snapshot.texts.get(path, ""))
 
 
 def key_under_cursor(server: RelatexServer, uri: str, position: types.Position) -> tuple[Path, KeyAt] | None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 
-from relatex.server.positions import PositionMapper
+from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import path_to_uri
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ def build_workspace_edit(server: RelatexServer, edits: Sequence[Any],
             text = base_texts[path]
         else:
             text = (state.text_of(path) or "") if exists else ""
-        mapper = PositionMapper(text)
+        mapper = mapper_for_file(path, text)
         lsp_edits = [
             types.TextEdit(range=mapper.range(e.start, e.end), new_text=e.new_text)
             for e in sorted(path_edits, key=lambda e: (e.start, e.end))
