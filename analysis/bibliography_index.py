@@ -14,9 +14,10 @@ import logging
 import pickle
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Generic, TypeVar
 
 from relatex.analysis.bib_cache import atomic_write, prune, touch
 from relatex.analysis.bib_duplicates import duplicate_key_findings, duplicate_work_findings
@@ -32,6 +33,34 @@ MAX_FINDINGS_FILES = 16
 _DISK_FORMAT = 1
 
 BibsKey = tuple[tuple[str, str], ...]
+V = TypeVar("V")
+
+
+class ContentMemo(Generic[V]):
+    """The last few values computed from sets of bibliographies, by their contents (thread-safe;
+    a value is built outside the lock, so two threads may build the same one once each)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._values: OrderedDict[BibsKey, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: BibsKey, build: Callable[[], V]) -> V:
+        with self._lock:
+            value = self._values.get(key)
+            if value is not None:
+                self._values.move_to_end(key)
+                return value
+        value = build()
+        with self._lock:
+            self._values[key] = value
+            while len(self._values) > self.size:
+                self._values.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        with self._lock:
+            self._values.clear()
 
 
 def bibs_key(bibs: Mapping[Path, BibFile]) -> BibsKey:
@@ -88,38 +117,29 @@ def compute_file_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
     return findings
 
 
-_MEMO: OrderedDict[BibsKey, BibliographyIndex] = OrderedDict()
-_MEMO_SIZE = 8
-_LOCK = threading.Lock()
+_MEMO: ContentMemo[BibliographyIndex] = ContentMemo(8)
 
 
 def bibliography_index(bibs: Mapping[Path, BibFile], cache_dir: Path | None = None) -> BibliographyIndex:
     """The index of ``bibs`` (remembered per content; file findings also under ``cache_dir``)."""
     key = bibs_key(bibs)
-    with _LOCK:
-        cached = _MEMO.get(key)
-        if cached is not None:
-            _MEMO.move_to_end(key)
-            return cached
-    total = sum(len(bib.entries) for bib in bibs.values())
-    persist = cache_dir is not None and total >= PERSIST_MIN_ENTRIES
-    findings = _load_findings(cache_dir, key) if persist and cache_dir is not None else None
-    if findings is None:
-        findings = tuple(compute_file_findings(bibs))
-        if persist and cache_dir is not None:
-            _save_findings(cache_dir, key, findings)
-    index = _build(bibs, key, findings)
-    with _LOCK:
-        _MEMO[key] = index
-        while len(_MEMO) > _MEMO_SIZE:
-            _MEMO.popitem(last=False)
-    return index
+
+    def build() -> BibliographyIndex:
+        total = sum(len(bib.entries) for bib in bibs.values())
+        persist = cache_dir if total >= PERSIST_MIN_ENTRIES else None
+        findings = _load_findings(persist, key) if persist is not None else None
+        if findings is None:
+            findings = tuple(compute_file_findings(bibs))
+            if persist is not None:
+                _save_findings(persist, key, findings)
+        return _build(bibs, key, findings)
+
+    return _MEMO.get(key, build)
 
 
 def clear_memo() -> None:
     """Forget the indexes held in memory (the disk copies stay)."""
-    with _LOCK:
-        _MEMO.clear()
+    _MEMO.clear()
 
 
 def _findings_path(cache_dir: Path, key: BibsKey) -> Path:

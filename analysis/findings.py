@@ -72,3 +72,15 @@ def json_safe(value: Any) -> Any:
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)
+
+
+def finding_text(finding: Finding, texts: Mapping[Path, str]) -> str | None:
+    """The text a finding's offsets refer to: from ``texts`` (the checked versions), else the
+    file on disk; None when it cannot be read."""
+    text = texts.get(finding.path)
+    if text is not None:
+        return text
+    try:
+        return finding.path.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None

@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bibliography_index import BibsKey, bibs_key
+from relatex.analysis.bibliography_index import ContentMemo, bibs_key
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.analysis.project_model import LatexProject
@@ -87,25 +85,13 @@ def _all_entries(bibs: Mapping[Path, BibFile]) -> list[BibEntry]:
     return [entry for bib in bibs.values() for entry in bib.entries]
 
 
-_KEY_INDEXES: OrderedDict[BibsKey, KeyIndex] = OrderedDict()
-_KEY_INDEXES_LOCK = threading.Lock()
+_KEY_INDEXES: ContentMemo[KeyIndex] = ContentMemo(4)
 
 
 def key_index_for(bibs: Mapping[Path, BibFile]) -> KeyIndex:
     """The lookup of the draft's existing entries (built once per .bib contents: seconds for a
     100k-entry file, and a draft gets many sections generated against the same files)."""
-    key = bibs_key(bibs)
-    with _KEY_INDEXES_LOCK:
-        index = _KEY_INDEXES.get(key)
-        if index is not None:
-            _KEY_INDEXES.move_to_end(key)
-            return index
-    index = KeyIndex(_all_entries(bibs))
-    with _KEY_INDEXES_LOCK:
-        _KEY_INDEXES[key] = index
-        while len(_KEY_INDEXES) > 4:
-            _KEY_INDEXES.popitem(last=False)
-    return index
+    return _KEY_INDEXES.get(bibs_key(bibs), lambda: KeyIndex(_all_entries(bibs)))
 
 
 def build_plan(

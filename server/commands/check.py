@@ -21,7 +21,7 @@ from typing import Any
 
 from relatex.analysis.bibtex import load_bib_file
 from relatex.analysis.bibtex_model import BibFile
-from relatex.analysis.findings import Finding, Severity, json_safe
+from relatex.analysis.findings import Finding, Severity, finding_text, json_safe
 from relatex.analysis.project_checks import check_bib_files, check_project, load_bibliographies
 from relatex.analysis.project_model import BibResource, LatexProject, Section
 from relatex.server.config import RelatexSettings
@@ -72,12 +72,7 @@ def finding_rows(findings: Sequence[Finding], texts: Mapping[Path, str]) -> list
     rows: list[dict[str, Any]] = []
     for finding in findings:
         if finding.path not in indexes:
-            text = texts.get(finding.path)
-            if text is None:
-                try:
-                    text = finding.path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    text = None
+            text = finding_text(finding, texts)
             indexes[finding.path] = _Lines(text) if text is not None else None
         lines = indexes[finding.path]
         start = lines.position(finding.start) if lines else (1, 1)

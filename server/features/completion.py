@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from relatex.analysis.bib_cache import LONG_LIVED_ENTRIES
+from relatex.analysis.bibliography_index import bibs_key
 from relatex.analysis.bibtex_model import BibEntry
 from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
 from relatex.server.features.hover import build_card, snapshot_for
@@ -123,7 +124,7 @@ def _entry_text(entry: BibEntry, with_abstract: bool = True) -> str:
 
 
 def signature_of(snapshot: ProjectSnapshot) -> tuple[str, ...]:
-    return tuple(sorted(f"{p}:{b.content_hash or text_hash(b.text)}" for p, b in snapshot.bibs.items()))
+    return tuple(f"{path}:{digest}" for path, digest in bibs_key(snapshot.bibs))
 
 
 def ranker_for(snapshot: ProjectSnapshot) -> KeyRanker:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from relatex.analysis.findings import Code, Finding, Severity, json_safe
+from relatex.analysis.findings import Code, Finding, Severity, finding_text, json_safe
 from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import (
     ProjectSnapshot,
@@ -76,13 +76,7 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
     file_texts: dict[Path, str] = {}
     for finding in ordered:
         if finding.path not in file_texts:
-            text = texts.get(finding.path)
-            if text is None:
-                try:
-                    text = finding.path.read_text(encoding="utf-8", errors="replace")
-                except OSError:
-                    text = ""
-            file_texts[finding.path] = text
+            file_texts[finding.path] = finding_text(finding, texts) or ""
         key = _conversion_key(finding)
         cached = _converted.get(key)
         if (cached is None or cached[1] is not file_texts[finding.path]
