@@ -17,7 +17,7 @@ ABBREVIATIONS: frozenset[str] = frozenset(
         "tab", "tbl", "ref", "refs", "dr", "mr", "mrs", "ms", "prof", "no", "nos", "vol", "vols",
         "pp", "p", "ch", "chap", "approx", "resp", "ca", "viz", "st", "jr", "sr", "inc", "ltd",
         "co", "dept", "univ", "ed", "eds", "proc", "conf", "thm", "lem", "def", "cor", "prop",
-        "app", "appx", "alg", "algo", "ex", "e.v", "a.k.a", "w.r.t", "i.i.d", "u.s", "u.k",
+        "appx", "alg", "algo", "ex", "e.v", "a.k.a", "w.r.t", "i.i.d", "u.s", "u.k",
         "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
         "min", "max", "avg", "est", "incl", "excl", "fn", "n.b", "ibid", "op", "cit", "sq",
     }
@@ -27,10 +27,22 @@ ABBREVIATIONS: frozenset[str] = frozenset(
 _NEVER_FINAL: frozenset[str] = frozenset(
     {"al", "e.g", "i.e", "cf", "vs", "fig", "figs", "sec", "secs", "sect", "eq", "eqs", "tab",
      "tbl", "ref", "refs", "dr", "mr", "mrs", "ms", "prof", "no", "nos", "vol", "vols", "pp", "p",
-     "ch", "chap", "approx", "resp", "viz", "st", "thm", "lem", "def", "cor", "prop", "app",
+     "ch", "chap", "approx", "resp", "viz", "st", "thm", "lem", "def", "cor", "prop",
      "appx", "alg", "algo", "ex", "w.r.t", "a.k.a", "n.b", "cit", "op", "sq", "incl", "excl"}
 )
 
+# after an abbreviation that may end a sentence ("etc.", "U.S."), only these words start a new one
+SENTENCE_STARTERS: frozenset[str] = frozenset(
+    {"the", "this", "these", "that", "those", "we", "our", "in", "it", "its", "they", "their", "a", "an",
+     "however", "then", "finally", "moreover", "furthermore", "also", "to", "for", "although", "while", "thus",
+     "therefore", "hence", "as", "on", "with", "by", "i", "he", "she", "there", "both", "each", "one", "most",
+     "many", "some", "next", "first", "second", "third", "results", "experiments", "such", "here", "using",
+     "yes", "no", "but", "and", "if", "when", "after", "before", "since", "because", "further", "additionally",
+     "besides", "instead", "overall", "lastly", "specifically", "importantly", "unlike", "despite", "all"}
+)
+_ROMAN_ITEM = re.compile(r"(?:^|(?<=[\s(]))(?:i|ii|iii|iv|v|vi|vii|viii|ix|x)$")
+_NUMBER_ITEM = re.compile(r"(?:^|[:;,(]|\band|\bor)\s*\d{1,2}$")
+_FOLLOWER_WORD = re.compile(r"[A-Za-z]+")
 _TERMINAL_RE = re.compile(r"[.!?\u2026]+[)\]}\"'\u2019\u201d]*(?=\s|$)")
 _PARAGRAPH_RE = re.compile(r"\n[ \t\r\x0b\x0c]*\n")
 _WORD_BEFORE_RE = re.compile(r"([A-Za-z][A-Za-z.]*)$")
@@ -49,11 +61,19 @@ def _is_abbreviation(text: str, period: int) -> tuple[bool, bool]:
     token = m.group(1)
     if len(token) == 1 and token.isupper():
         return True, False
+    if _ROMAN_ITEM.search(text, max(0, m.start() - 1), period):  # a list item: "two parts: i. the ..."
+        return True, False
     if word in ABBREVIATIONS:
         return True, word not in _NEVER_FINAL
     if "." in word and all(len(part) <= 2 for part in word.split(".")):
         return True, True
     return False, True
+
+
+def _starts_sentence(text: str, pos: int) -> bool:
+    """Whether the word at ``pos`` is a capitalised word that commonly starts a sentence."""
+    word = _FOLLOWER_WORD.match(text, pos)
+    return bool(word and text[pos].isupper() and word.group(0).lower() in SENTENCE_STARTERS)
 
 
 def _next_visible(text: str, pos: int, end: int) -> int:
@@ -75,8 +95,10 @@ def _split_block(text: str, start: int, end: int, out: list[tuple[int, int]]) ->
             break
         follower = text[nxt]
         if text[m.start()] == ".":
+            if _NUMBER_ITEM.search(text[max(sentence_start, m.start() - 12):m.start()]):
+                continue  # a numbered list item: "in three steps: 1. Parse ..."
             abbreviation, may_end = _is_abbreviation(text, m.start())
-            if abbreviation and (not may_end or not follower.isupper()):
+            if abbreviation and (not may_end or not _starts_sentence(text, nxt)):
                 continue
         if follower.isalpha() and not follower.isupper():
             continue

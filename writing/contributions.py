@@ -59,8 +59,10 @@ METHOD = re.compile(r"\b(?:based on|using|relies on|by means of|with the help of
 DATASET = re.compile(r"\b(?:on|using|from)\s+(?:the\s+)?(?P<name>[A-Z][A-Za-z0-9\-]*(?:\s+[A-Z][A-Za-z0-9\-]*){0,3})\s+"
                      r"(?:dataset|corpus|collection|benchmark|track|test collection)s?\b")
 NAMED = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?s?)\b")
+# an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
+INNER_PERIOD = "\u2024"
 _CLAUSE_CUT = re.compile(
-    r"\s*(?:,\s*(?:which|where|while|whereas|and|but|thus|so|as)\b|\s(?:which|that|where|while|whereas|"
+    r"\s*(?:,?\s(?:e\u2024g|i\u2024e|cf|viz)\u2024|,\s*(?:which|where|while|whereas|and|but|thus|so|as)\b|\s(?:which|that|where|while|whereas|"
     r"because|so that|in order to|such that|thereby|based on)\b|\s\(|:|--|\u2014|\sand\s(?:also\s|then\s)?(?:"
     + "|".join(sorted(VERB_CLASSES, key=len, reverse=True)) + r")(?:s|es|d|ed)?\b)",
     re.I,
@@ -104,6 +106,7 @@ class Contribution:
     # preferred one would copy a long run of the abstract)
     alternatives: tuple[str, ...] = ()
     source_verb: str = ""  # the abstract's own verb ("present"): the writer says it differently
+    paper_type: str = "research"  # survey, dataset, benchmark, position or research (from the abstract's cues)
 
     @property
     def variants(self) -> tuple[str, ...]:
@@ -177,6 +180,8 @@ def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:
 def _dangling(word: str) -> bool:
     """A word a phrase cannot end on: function words, adverbs, participles of cut relative clauses."""
     low = word.lower().strip(",;:")
+    if INNER_PERIOD in low or low.endswith("."):
+        return True  # "to U.S.", "components, i.e.": an abbreviation cannot end a phrase
     return low in DANGLING or low.endswith("ly") or (low.endswith("ed") and len(low) > 4 and low != "need")
 
 
@@ -310,118 +315,3 @@ def _title_descriptor(title: str, name: str | None, head: str) -> str:
 
 def sentences_of(text: str) -> list[str]:
     return [text[a:b] for a, b in split_sentences(text)]
-
-
-def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: bool = True) -> Contribution:
-    """The contribution, task, method, result, entities and relations of one abstract."""
-    text = " ".join((text or "").split())
-    verb = phrase = task = method = result = source_verb = ""
-    alternatives: tuple[str, ...] = ()
-    contribution_index = -1
-    for index, sentence in enumerate(sentences_of(text)):
-        if not phrase:
-            match = CONTRIBUTION.search(sentence)
-            if match and len(match.group("rest").split()) >= 2:
-                source_verb = match.group("verb").lower()
-                verb = VERB_CLASSES.get(source_verb, "propose")
-                rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
-                rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
-                contribution_index = index
-                if verb == "show" and re.match(r"(?:the|a|an|our|their|its|this|these)\s", rest.strip(), re.I):
-                    verb = "describe"  # "this paper reports on the first ...": a description, not a finding
-                if not cut_clauses:  # the draft's own phrase: up to the first comma
-                    rest = rest.split(", ")[0]
-                if verb == "show":  # a clause: cut short it stops making sense, so keep it whole or not at all
-                    rest = re.sub(r"^that\s+", "", rest.strip(), flags=re.I)
-                    rest = re.split(r"\s(?:instead of|rather than|compared with|compared to)\s", rest)[0]
-                    phrase = shorten(rest, max(max_words, 12), cut_clauses=False, strict=True)
-                    if not has_finite_verb(phrase):  # "that structured search capabilities of X": cut short
-                        phrase = ""
-                else:
-                    phrase = shorten(rest, max_words, cut_clauses=cut_clauses)
-                phrase = re.sub(r"^(The|A|An|This|These|Our|Their)\b", lambda m: m.group(1).lower(), phrase)
-                if re.match(r"(?:this|these|that|those|such|it|them)\b", phrase, re.I) or OUTPERFORMS.match(phrase):
-                    phrase = ""  # "study this question": means nothing out of context; try the next sentence
-                    continue
-                if cut_clauses and verb != "show" and is_bare_appositive(phrase):
-                    variants = descriptor_variants(phrase, rest, title)
-                    if variants:
-                        phrase, alternatives = variants[0], tuple(variants[1:]) + (phrase,)
-            else:
-                passive = PASSIVE.search(sentence)
-                if passive:
-                    verb, phrase = "propose", shorten(passive.group("rest"))
-                    phrase = re.sub(r"^(The|A|An)\b", lambda m: m.group(1).lower(), phrase)
-        if not result:
-            match = RESULT.search(sentence)
-            candidate = ""
-            if match and not CONTRIBUTION.search(sentence[: match.start() + 3]):
-                # whole when short ("X captures similarity that text-based measures miss"), else cut
-                found = match.group("rest").split(" (")[0]  # "(e.g." asides end the finding
-                candidate = (shorten(found, 10, cut_clauses=False, strict=True)
-                             or shorten(found, 10, strict=True))
-                words = candidate.split()
-                if len(words) >= 3 and words[0].lower() not in _BAD_RESULT_START and has_finite_verb(candidate):
-                    result = candidate
-            else:
-                better = OUTPERFORMS.search(sentence)
-                if better and (not phrase or sentence.lower().find(phrase.lower()[:20]) == -1):
-                    candidate = shorten(better.group(0), 9, strict=True)
-                    if len(candidate.split()) >= 3:  # "improve X" -> "the approach improves X"
-                        head, _, tail = candidate.partition(" ")
-                        if not head.lower().endswith("s"):
-                            head += "es" if head.lower().endswith(("ch", "sh", "x")) else "s"
-                        result = f"the approach {head} {tail}"
-        if not task:
-            match = TASK_OF.search(sentence)
-            contribution = CONTRIBUTION.search(sentence)
-            if match is None and contribution is not None:
-                match = TASK.search(contribution.group("rest"))
-            if match and len(match.group("rest").split()) >= 2:
-                task = shorten(match.group("rest"), 7)
-        near = contribution_index >= 0 and index - contribution_index <= 1
-        if not method and near:  # how the contribution works, not how it was evaluated
-            match = METHOD.search(sentence)
-            if match and len(match.group("rest").split()) >= 1 and not EVALUATION_WORDS.search(match.group("rest")):
-                method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
-    entities = _entities(text, title)
-    relations = _relations(phrase, task, method, result, entities, text)
-    return Contribution(verb=verb, phrase=phrase, task=task, method=method, result=result,
-                        entities=entities, relations=relations, alternatives=alternatives,
-                        source_verb=source_verb)
-
-
-def _entities(text: str, title: str) -> tuple[str, ...]:
-    found: dict[str, None] = {}
-    for source in (title, text):
-        for match in NAMED.finditer(source):
-            name = match.group(0)
-            if name not in GENERIC_WORDS and len(name) <= 30:
-                found.setdefault(name, None)
-    return tuple(found)[:6]
-
-
-def _relations(phrase: str, task: str, method: str, result: str, entities: tuple[str, ...],
-               text: str) -> tuple[Relation, ...]:
-    relations: list[Relation] = []
-    if phrase:
-        relations.append(Relation("paper", "proposes", phrase))
-    if task:
-        relations.append(Relation("paper", "addresses", task))
-    if method:
-        relations.append(Relation("paper", "uses", method))
-    for match in DATASET.finditer(text):
-        relations.append(Relation("paper", "evaluated_on", match.group("name")))
-    better = re.search(r"\boutperforms?\s+(?P<rest>[^,.;]*)", text, re.I)
-    if better:
-        relations.append(Relation(entities[0] if entities else "paper", "outperforms", shorten(better.group("rest"), 6)))
-    if result:
-        relations.append(Relation("paper", "shows", result))
-    return tuple(relations)
-
-
-def task_key(contribution: Contribution) -> str:
-    """A normalised handle on the task, for grouping papers that share one."""
-    words = re.findall(r"[a-z]{3,}", contribution.task.lower())
-    stop = {"the", "and", "with", "from", "that", "this", "their", "large", "scale", "based"}
-    return " ".join(w for w in words if w not in stop)[:60]

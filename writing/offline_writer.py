@@ -25,15 +25,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
-    extract,
     has_finite_verb,
     is_bare_appositive,
     keeps_case,
     needs_of,
     shorten,
-    task_key,
 )
 from relatex.writing.copy_guard import (
     MAX_COPIED_WORDS,

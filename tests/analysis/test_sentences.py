@@ -33,6 +33,15 @@ def _split(text: str) -> list[str]:
         ("", []),
         ("   \n ", []),
         ("No terminal punctuation", ["No terminal punctuation"]),
+        ("Two parts: i. The encoder and ii. The decoder. Next.", ["Two parts: i. The encoder and ii. The decoder.",
+                                                                  "Next."]),
+        ("Steps: 1. Parse the text, 2. Rank it. Done.", ["Steps: 1. Parse the text, 2. Rank it.", "Done."]),
+        ("It came to 12. Then it stopped.", ["It came to 12.", "Then it stopped."]),
+        ("Data from the U.S. Census Bureau. We use it.", ["Data from the U.S. Census Bureau.", "We use it."]),
+        ("They moved to the U.S. The move was hard.", ["They moved to the U.S.", "The move was hard."]),
+        ("A mobile app. Leveraging it helps.", ["A mobile app.", "Leveraging it helps."]),
+        ("Use GreenSpyder to U.S. data, e.g. Fig. 2 shows it. Fine.",
+         ["Use GreenSpyder to U.S. data, e.g. Fig. 2 shows it.", "Fine."]),
     ],
 )
 def test_split_sentences(text: str, sentences: list[str]) -> None:

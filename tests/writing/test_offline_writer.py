@@ -6,7 +6,8 @@ import re
 from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
-from relatex.writing.contributions import extract, is_bare_appositive, shorten
+from relatex.writing.contribution_extract import extract
+from relatex.writing.contributions import is_bare_appositive, shorten
 from relatex.writing.draft_aspects import draft_aspects
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
@@ -163,3 +164,31 @@ def test_draft_aspects_split_what_the_draft_does() -> None:
         ("clause", "", "a checker flags citations whose cited paper does not support the sentence"),
         ("clause", "", "graph expansion improves the recall of cited papers"),
     ]
+
+
+def test_extraction_never_cuts_at_an_abbreviation() -> None:
+    contribution = extract("Tagging is hard. In this paper we present a tagger for data from the U.S. Census "
+                           "Bureau, e.g. household surveys. Results show that accuracy improves by ten points.")
+    assert "U." not in contribution.phrase.split()[-1:]
+    assert not contribution.phrase.endswith((" U", " i", " e"))
+    assert contribution.result == "accuracy improves by ten points"
+
+
+def test_background_is_never_read_as_a_contribution_or_a_result() -> None:
+    contribution = extract("Recent studies show that dense retrievers outperform BM25 on many tasks. "
+                           "We propose a sparse model for long documents. It is trained with distillation.")
+    assert contribution.phrase.startswith("a sparse model")
+    assert "dense retrievers" not in contribution.result
+
+
+def test_a_survey_reports_no_result_of_its_own() -> None:
+    contribution = extract("This survey reviews work on conversational search. Studies show that mixed "
+                           "initiative improves satisfaction. We find that evaluation remains open.")
+    assert contribution.paper_type == "survey"
+    assert contribution.result == "" and contribution.method == ""
+
+
+def test_a_baselines_gain_is_not_credited_to_the_paper() -> None:
+    contribution = extract("We study retrieval for legal search. We compare three systems on two collections. "
+                           "BM25 outperforms neural rankers on long queries.")
+    assert contribution.result == ""

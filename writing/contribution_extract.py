@@ -1,0 +1,210 @@
+"""Reading one abstract into a :class:`~relatex.writing.contributions.Contribution`, by role.
+
+The abstract is split by the abbreviation-aware splitter and each sentence gets its rhetorical
+role (:mod:`relatex.analysis.rhetorical_roles`). The contribution is read only from objective
+(or, for a finding, result) sentences, never from background; the result only from result
+sentences; the method only from method sentences. Surveys state no result or method of their
+own. Inner periods ("e.g.", "U.S.") are masked while the phrase patterns run, so that a phrase
+is never cut at an abbreviation.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relatex.analysis.rhetorical_roles import (
+    BACKGROUND,
+    METHOD,
+    OBJECTIVE,
+    RESULT,
+    paper_type,
+    roled_sentences,
+)
+from relatex.writing.contributions import (
+    _BAD_RESULT_START,
+    CONTRIBUTION,
+    DATASET,
+    EVALUATION_WORDS,
+    GENERIC_WORDS,
+    INNER_PERIOD,
+    NAMED,
+    OUTPERFORMS,
+    PASSIVE,
+    TASK,
+    TASK_OF,
+    VERB_CLASSES,
+    Contribution,
+    Relation,
+    _fix_articles,
+    descriptor_variants,
+    has_finite_verb,
+    is_bare_appositive,
+    shorten,
+)
+from relatex.writing.contributions import (
+    METHOD as METHOD_PATTERN,
+)
+from relatex.writing.contributions import (
+    RESULT as RESULT_PATTERN,
+)
+
+# the subject of a result credited to the paper's own approach ("our model outperforms ...")
+_OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){0,3}?(?:approach|model|method|"
+                          r"system|framework|algorithm|technique|architecture|parser|classifier)s?\b[^,;]{0,40}$", re.I)
+
+
+def mask_inner_periods(sentence: str) -> str:
+    """The sentence with every period but a final one masked (abbreviations, decimals, initials)."""
+    body = sentence.rstrip()
+    end = len(body) - 1 if body.endswith(".") else len(body)
+    return body[:end].replace(".", INNER_PERIOD) + body[end:]
+
+
+def unmask(text: str) -> str:
+    return text.replace(INNER_PERIOD, ".")
+
+
+def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) -> dict[str, object] | None:
+    """The contribution phrase of one sentence ("we propose X"), or None."""
+    match = CONTRIBUTION.search(sentence)
+    if not match or len(match.group("rest").split()) < 2:
+        return None
+    source_verb = match.group("verb").lower()
+    verb = VERB_CLASSES.get(source_verb, "propose")
+    rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
+    rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
+    if verb == "show" and re.match(r"(?:the|a|an|our|their|its|this|these)\s", rest.strip(), re.I):
+        verb = "describe"  # "this paper reports on the first ...": a description, not a finding
+    if not cut_clauses:  # the draft's own phrase: up to the first comma
+        rest = rest.split(", ")[0]
+    alternatives: tuple[str, ...] = ()
+    if verb == "show":  # a clause: cut short it stops making sense, so keep it whole or not at all
+        rest = re.sub(r"^that\s+", "", rest.strip(), flags=re.I)
+        rest = re.split(r"\s(?:instead of|rather than|compared with|compared to)\s", rest)[0]
+        phrase = shorten(rest, max(max_words, 12), cut_clauses=False, strict=True)
+        if not has_finite_verb(phrase):  # "that structured search capabilities of X": cut short
+            phrase = ""
+    else:
+        phrase = shorten(rest, max_words, cut_clauses=cut_clauses)
+    phrase = re.sub(r"^(The|A|An|This|These|Our|Their)\b", lambda m: m.group(1).lower(), phrase)
+    if re.match(r"(?:this|these|that|those|such|it|them)\b", phrase, re.I) or OUTPERFORMS.match(phrase):
+        return None  # "study this question": means nothing out of context; try the next sentence
+    if not phrase:
+        return None
+    if cut_clauses and verb != "show" and is_bare_appositive(phrase):
+        variants = descriptor_variants(phrase, rest, title)
+        if variants:
+            phrase, alternatives = variants[0], tuple(variants[1:]) + (phrase,)
+    return {"verb": verb, "phrase": phrase, "alternatives": alternatives, "source_verb": source_verb}
+
+
+def _result(sentence: str) -> str:
+    """A finding of a result sentence: what "results show that" introduces, or what the paper's own
+    approach "outperforms"; "" when the sentence does not credit the finding clearly."""
+    match = RESULT_PATTERN.search(sentence)
+    if match and not CONTRIBUTION.search(sentence[: match.start() + 3]):
+        found = match.group("rest").split(" (")[0]  # "(e.g." asides end the finding
+        candidate = shorten(found, 10, cut_clauses=False, strict=True) or shorten(found, 10, strict=True)
+        words = candidate.split()
+        if len(words) >= 3 and words[0].lower() not in _BAD_RESULT_START and has_finite_verb(candidate):
+            return candidate
+        return ""
+    better = OUTPERFORMS.search(sentence)
+    if better is None or not _OWN_SUBJECT.search(sentence[: better.start()]):
+        return ""  # "X outperforms Y" with X a baseline: not this paper's finding
+    candidate = shorten(better.group(0), 9, strict=True)
+    if len(candidate.split()) < 3:
+        return ""
+    head, _, tail = candidate.partition(" ")
+    if not head.lower().endswith("s"):
+        head += "es" if head.lower().endswith(("ch", "sh", "x")) else "s"
+    return f"the approach {head} {tail}"
+
+
+def _method(sentence: str) -> str:
+    match = METHOD_PATTERN.search(sentence)
+    if not match or EVALUATION_WORDS.search(match.group("rest")):
+        return ""  # how the contribution works, not how it was evaluated
+    return re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
+
+
+def _task(sentence: str) -> str:
+    match = TASK_OF.search(sentence)
+    contribution = CONTRIBUTION.search(sentence)
+    if match is None and contribution is not None:
+        match = TASK.search(contribution.group("rest"))
+    if match and len(match.group("rest").split()) >= 2:
+        return shorten(match.group("rest"), 7)
+    return ""
+
+
+def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: bool = True) -> Contribution:
+    """The contribution, task, method, result, entities and relations of one abstract."""
+    text = " ".join((text or "").split())
+    kind = paper_type(text, title)
+    found: dict[str, object] = {}
+    task = method = result = ""
+    for item in roled_sentences(text):
+        sentence = mask_inner_periods(item.text)
+        if not found and item.role != BACKGROUND:
+            found = _contribution(sentence, title, max_words, cut_clauses) or {}
+            if found and found["verb"] == "show" and item.role not in (OBJECTIVE, RESULT):
+                found = {}
+            if not found and item.role == OBJECTIVE:
+                passive = PASSIVE.search(sentence)
+                if passive:
+                    phrase = re.sub(r"^(The|A|An)\b", lambda m: m.group(1).lower(), shorten(passive.group("rest")))
+                    found = {"verb": "propose", "phrase": phrase}
+        if not task and item.role in (OBJECTIVE, METHOD):
+            task = _task(sentence)
+        if kind == "survey":
+            continue  # a survey reports no finding or method of its own
+        if not result and item.role == RESULT:
+            result = _result(sentence)
+        if not method and item.role == METHOD:
+            method = _method(sentence)
+    phrase = unmask(str(found.get("phrase", "")))
+    entities = _entities(text, title)
+    return Contribution(
+        verb=str(found.get("verb", "")), phrase=phrase, task=unmask(task), method=unmask(method),
+        result=unmask(result), entities=entities,
+        relations=_relations(phrase, unmask(task), unmask(method), unmask(result), entities, text),
+        alternatives=tuple(unmask(a) for a in found.get("alternatives", ()) or ()),  # type: ignore[attr-defined]
+        source_verb=str(found.get("source_verb", "")), paper_type=kind,
+    )
+
+
+def _entities(text: str, title: str) -> tuple[str, ...]:
+    found: dict[str, None] = {}
+    for source in (title, text):
+        for match in NAMED.finditer(source):
+            name = match.group(0)
+            if name not in GENERIC_WORDS and len(name) <= 30:
+                found.setdefault(name, None)
+    return tuple(found)[:6]
+
+
+def _relations(phrase: str, task: str, method: str, result: str, entities: tuple[str, ...],
+               text: str) -> tuple[Relation, ...]:
+    relations: list[Relation] = []
+    if phrase:
+        relations.append(Relation("paper", "proposes", phrase))
+    if task:
+        relations.append(Relation("paper", "addresses", task))
+    if method:
+        relations.append(Relation("paper", "uses", method))
+    for match in DATASET.finditer(text):
+        relations.append(Relation("paper", "evaluated_on", match.group("name")))
+    better = re.search(r"\boutperforms?\s+(?P<rest>[^,.;]*)", text, re.I)
+    if better:
+        relations.append(Relation(entities[0] if entities else "paper", "outperforms", shorten(better.group("rest"), 6)))
+    if result:
+        relations.append(Relation("paper", "shows", result))
+    return tuple(relations)
+
+
+def task_key(contribution: Contribution) -> str:
+    """A normalised handle on the task, for grouping papers that share one."""
+    words = re.findall(r"[a-z]{3,}", contribution.task.lower())
+    stop = {"the", "and", "with", "from", "that", "this", "their", "large", "scale", "based"}
+    return " ".join(w for w in words if w not in stop)[:60]
