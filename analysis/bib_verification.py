@@ -32,7 +32,7 @@ from relatex.analysis.edits import TextEdit
 from relatex.analysis.findings import Code, Finding, Severity
 from relatex.analysis.project_model import CitationKey, CitationSite
 
-Status = Literal["verified", "mismatch", "preprint", "not_found", "ambiguous", "unchecked"]
+Status = Literal["verified", "mismatch", "preprint", "not_found", "absent", "ambiguous", "unchecked"]
 PAPER_TYPES = {"article", "inproceedings", "incollection", "conference", "misc", "unpublished", "inbook"}
 FUZZY_TITLE = 0.75  # a different title is still the same work with this similarity and the same authors
 
@@ -71,6 +71,9 @@ class Authority(Protocol):
 
     An authority may declare ``lookups`` (a subset of "doi", "arxiv", "title"); it is only
     asked those, and counts as consulted for an entry only when it could be asked something.
+    An authority may declare ``exhaustive = True`` (the online registries): only when such an
+    authority was asked and knows nothing of the work is it reported as possibly not existing.
+    A local knowledge base is not exhaustive: a real paper it lacks is ``absent``, not a suspect.
     """
 
     name: str
@@ -254,6 +257,10 @@ class _Outcome:
     near: list[AuthorityRecord] = field(default_factory=list)
 
 
+def _exhaustive(authority: Authority) -> bool:
+    return bool(getattr(authority, "exhaustive", False))
+
+
 def _applicable(view: _View, authority: Authority) -> bool:
     lookups = getattr(authority, "lookups", ALL_LOOKUPS)
     return bool((view.doi and "doi" in lookups) or (view.arxiv_id and "arxiv" in lookups)
@@ -364,8 +371,10 @@ def verify_entry(entry: BibEntry, authorities: Sequence[Authority]) -> BibVerdic
     if not checked:
         note = "no authority available" if not unavailable else f"unavailable: {', '.join(unavailable)}"
         return BibVerdict("unchecked", entry.key, unavailable=tuple(unavailable), note=note)
-    return BibVerdict("not_found", entry.key, evidence=tuple(_dedupe(near))[:3], checked=tuple(checked),
-                      unavailable=tuple(unavailable))
+    exhaustive = any(_exhaustive(a) for a in authorities if a.name in checked)
+    note = "" if exhaustive else "only local authorities were asked"
+    return BibVerdict("not_found" if exhaustive else "absent", entry.key, evidence=tuple(_dedupe(near))[:3],
+                      checked=tuple(checked), unavailable=tuple(unavailable), note=note)
 
 
 # -- findings and edits -----------------------------------------------------------------------
@@ -373,6 +382,7 @@ def verify_entry(entry: BibEntry, authorities: Sequence[Authority]) -> BibVerdic
 _CODES = {
     "mismatch": (Code.BIB_MISMATCH, Severity.WARNING),
     "not_found": (Code.BIB_UNKNOWN, Severity.WARNING),
+    "absent": (Code.BIB_NOT_IN_KB, Severity.INFORMATION),
     "preprint": (Code.BIB_PREPRINT_PUBLISHED, Severity.INFORMATION),
     "ambiguous": (Code.BIB_AMBIGUOUS, Severity.INFORMATION),
 }
@@ -400,6 +410,10 @@ def verdict_message(verdict: BibVerdict, entry: BibEntry) -> str:
         return f"'{key}' matches several works ({options}); add a DOI to say which"
     checked = ", ".join(verdict.checked)
     near = f"; closest: {verdict.evidence[0].describe()}" if verdict.evidence else ""
+    if verdict.status == "absent":
+        online = (f"; online sources could not be asked ({', '.join(verdict.unavailable)})"
+                  if verdict.unavailable else "; enable online verification to check that it exists")
+        return f"'{key}' is not in the {checked}{online}{near}"
     return f"'{key}' was not found in {checked} (it may not exist: check title, authors and year){near}"
 
 

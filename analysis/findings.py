@@ -38,6 +38,7 @@ class Code(StrEnum):
     # verification against an authority
     BIB_MISMATCH = "bib-mismatch"
     BIB_UNKNOWN = "bib-not-found"
+    BIB_NOT_IN_KB = "bib-not-in-kb"
     BIB_PREPRINT_PUBLISHED = "bib-preprint-published"
     BIB_AMBIGUOUS = "bib-ambiguous"
     # claim support

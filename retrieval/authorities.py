@@ -114,6 +114,7 @@ class _OnlineAuthority:
     """Shared error handling of the online adapters."""
 
     name = "online"
+    exhaustive = True  # a registry: a work it does not know may not exist
 
     def __init__(self, status: OnlineStatus) -> None:
         self.status = status

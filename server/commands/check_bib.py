@@ -188,6 +188,7 @@ def bib_findings(
                 print(_describe_fix(entry, verdict), file=err)
             else:
                 findings.extend(verdict_findings(verdict, entry, project.citations))
-    summary = ", ".join(f"{n} {status.replace('_', ' ')}" for status, n in sorted(counts.items()))
+    labels = {"absent": "not in the knowledge base (not checked online)"}
+    summary = ", ".join(f"{n} {labels.get(status, status.replace('_', ' '))}" for status, n in sorted(counts.items()))
     print(f"relatex: bibliography verification: {summary or 'no entries'}", file=err)
     return findings

@@ -33,6 +33,7 @@ VERDICT_TEXT = {
     "mismatch": "\u26a0 differs from the authority",
     "preprint": "\u2139 preprint (a published version exists)",
     "not_found": "? not found in any authority",
+    "absent": "not in the knowledge base (not checked online)",
     "ambiguous": "? several candidate records",
     "unchecked": "not checked",
 }

@@ -28,11 +28,13 @@ TEX = Path("/draft/main.tex")
 
 
 class MemoryAuthority:
-    """An authority over a fixed list of records (title lookup by word similarity)."""
+    """An authority over a fixed list of records (title lookup by word similarity); exhaustive
+    (a registry such as Crossref) unless told it is a local knowledge base."""
 
-    def __init__(self, records: list[AuthorityRecord], name: str = "memory") -> None:
+    def __init__(self, records: list[AuthorityRecord], name: str = "memory", exhaustive: bool = True) -> None:
         self.records = records
         self.name = name
+        self.exhaustive = exhaustive
         self.calls: list[str] = []
 
     def by_doi(self, doi: str) -> list[AuthorityRecord]:
@@ -50,6 +52,7 @@ class MemoryAuthority:
 
 class OfflineAuthority:
     name = "offline"
+    exhaustive = True
 
     def by_doi(self, doi: str) -> list[AuthorityRecord]:
         raise AuthorityUnavailable("no network")
@@ -412,3 +415,46 @@ def test_particle_surnames_written_either_way_are_the_same_person() -> None:
     from relatex.analysis.bib_matching import same_person
 
     assert same_person("im Walde, Sabine Schulte", "Schulte im Walde, Sabine")
+
+
+FABRICATED = r"""@inproceedings{made_up, title = {Quantum Citation Graphs for Retrieval-Augmented Peer Review},
+  author = {Nobody, Alice and Person, Bob}, booktitle = {Proceedings of SIGIR}, year = {2021}}"""
+
+
+def test_a_paper_missing_from_the_local_knowledge_base_is_absent_not_suspect() -> None:
+    local = MemoryAuthority(ALL, "knowledge base", exhaustive=False)
+    verdict = verify_entry(entry(FABRICATED), [local])
+    assert (verdict.status, verdict.checked) == ("absent", ("knowledge base",))
+    findings = verdict_findings(verdict, entry(FABRICATED))
+    assert [(f.code, f.severity) for f in findings] == [(Code.BIB_NOT_IN_KB, Severity.INFORMATION)]
+    assert "not in the knowledge base" in findings[0].message
+    assert "may not exist" not in findings[0].message
+    assert "enable online verification" in findings[0].message
+
+
+def test_absent_when_the_online_registries_cannot_be_asked() -> None:
+    local = MemoryAuthority(ALL, "knowledge base", exhaustive=False)
+    verdict = verify_entry(entry(FABRICATED), [local, OfflineAuthority()])
+    assert (verdict.status, verdict.unavailable) == ("absent", ("offline",))
+    message = verdict_findings(verdict, entry(FABRICATED))[0].message
+    assert "online sources could not be asked (offline)" in message
+
+
+def test_may_not_exist_only_when_a_registry_was_asked() -> None:
+    local = MemoryAuthority(ALL, "knowledge base", exhaustive=False)
+    registry = MemoryAuthority(ALL, "crossref")
+    verdict = verify_entry(entry(FABRICATED), [local, registry])
+    assert (verdict.status, verdict.checked) == ("not_found", ("knowledge base", "crossref"))
+    finding = verdict_findings(verdict, entry(FABRICATED))[0]
+    assert (finding.code, finding.severity) == (Code.BIB_UNKNOWN, Severity.WARNING)
+    assert "may not exist" in finding.message
+
+
+def test_a_local_record_contradicting_the_identifier_is_still_a_warning() -> None:
+    local = MemoryAuthority(ALL, "knowledge base", exhaustive=False)
+    text = r"""@inproceedings{devlin, title = {BERT: Pre-training of Deep Bidirectional
+      Transformers for Language Understanding}, author = {Devlin, Jacob and Chang, Ming-Wei and Lee,
+      Kenton and Toutanova, Kristina}, year = {2019}, doi = {10.1109/CVPR.2016.90}}"""
+    verdict = verify_entry(entry(text), [local])
+    assert verdict.status == "mismatch"
+    assert verdict_findings(verdict, entry(text))[0].severity == Severity.WARNING

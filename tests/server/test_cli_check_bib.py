@@ -57,15 +57,16 @@ def test_check_bib_reports_on_entries_and_citations(
     found = sorted((Path(r["path"]).name, r["code"], r["data"]["key"]) for r in rows)
     assert found == [
         ("main.tex", "bib-mismatch", "he2015resnet"),
-        ("main.tex", "bib-not-found", "ghost2021"),
+        ("main.tex", "bib-not-in-kb", "ghost2021"),
         ("main.tex", "bib-preprint-published", "devlin2018bert"),
         ("refs.bib", "bib-mismatch", "he2015resnet"),
-        ("refs.bib", "bib-not-found", "ghost2021"),
+        ("refs.bib", "bib-not-in-kb", "ghost2021"),
         ("refs.bib", "bib-preprint-published", "devlin2018bert"),
     ]
     mismatch = next(r for r in rows if r["code"] == "bib-mismatch" and r["path"].endswith("refs.bib"))
     assert mismatch["data"]["corrected_fields"] == {"year": "2016"}
-    assert "1 verified" in out.err and "1 mismatch" in out.err and "1 not found" in out.err
+    assert "1 verified" in out.err and "1 mismatch" in out.err
+    assert "1 not in the knowledge base (not checked online)" in out.err  # offline: absent, not a suspect
     assert (draft / "refs.bib").read_bytes() == before  # --bib alone never writes
 
 
