@@ -3,7 +3,9 @@
 ``python bench/lsp_latency.py [--quick] [--skip-peer]``
 
 Generates the project (20 chapters, 500 citations, ``acm-dl.bib.gz`` decompressed) into a
-temporary directory, then measures relatex's hover, completion, definition and
+temporary directory, then measures, on distinct citations drawn from five chapters and only
+after the warm server really answers (each reply must be a card, items or a location; empty
+replies are counted, not timed), with the load average recorded, relatex's hover, completion, definition and
 diagnostics-after-edit latencies (p50/p95), its start time (cold and with a warm parse cache),
 and hover latency while a related-work generation runs; ``citation-langserver`` (installed into
 ``.venv-peers`` by this script) is measured on the same files for the features it has.
@@ -73,13 +75,6 @@ def ensure_peer() -> Path | None:
     return exe if exe.exists() else None
 
 
-def cite_positions(text: str, limit: int, rng: random.Random) -> list[tuple[int, int]]:
-    """(offset inside a key, offset right after '{') of citations in ``text``."""
-    spots = [(m.start(1) + min(3, len(m.group(1)) - 1), m.start(1)) for m in CITE.finditer(text)]
-    rng.shuffle(spots)
-    return spots[:limit]
-
-
 def position(text: str, offset: int) -> types.Position:
     line = text.count("\n", 0, offset)
     start = text.rfind("\n", 0, offset) + 1
@@ -126,13 +121,16 @@ def _answered(result: Any) -> bool:
     return True
 
 
-async def measure_requests(client: LanguageClient, uri: str, text: str, spots: list[tuple[int, int]],
-                           features: tuple[str, ...], answered: dict[str, int] | None = None) -> dict[str, list[float]]:
-    """Latencies per feature; ``answered`` counts the requests that got a real answer."""
-    doc = types.TextDocumentIdentifier(uri=uri)
+Spot = tuple[str, str, int, int]  # (document uri, its text, offset inside a key, offset right after '{')
+
+
+async def measure_requests(client: LanguageClient, spots: list[Spot], features: tuple[str, ...],
+                           answered: dict[str, int] | None = None) -> dict[str, list[float]]:
+    """Latencies per feature, of real answers only; ``answered`` counts them (the rest are not timed)."""
     result: dict[str, list[float]] = {f: [] for f in features}
     counts = answered if answered is not None else {}
-    for inside, after_brace in spots:
+    for uri, text, inside, after_brace in spots:
+        doc = types.TextDocumentIdentifier(uri=uri)
         for feature in features:
             t0 = time.perf_counter()
             if feature == "hover":
@@ -145,9 +143,50 @@ async def measure_requests(client: LanguageClient, uri: str, text: str, spots: l
                 pending = client.text_document_definition_async(
                     types.DefinitionParams(text_document=doc, position=position(text, inside)))
             ms, answer = await timed(pending, t0)
-            result[feature].append(ms)
-            counts[feature] = counts.get(feature, 0) + int(_answered(answer))
+            counts.setdefault(feature, 0)
+            if _answered(answer):
+                counts[feature] += 1
+                result[feature].append(ms)
     return result
+
+
+async def wait_for_answers(client: LanguageClient, spot: Spot, timeout: float) -> float:
+    """Milliseconds until hover and completion at ``spot`` both give a real answer (caches warm)."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        answers: dict[str, int] = {}
+        await measure_requests(client, [spot], ("hover", "completion"), answers)
+        if all(answers.get(f) for f in ("hover", "completion")):
+            return (time.perf_counter() - start) * 1000.0
+        await asyncio.sleep(0.1)
+    raise TimeoutError("the server gave no real hover and completion answer in time")
+
+
+def distinct_spots(chapters: list[Path], limit: int, rng: random.Random) -> list[Spot]:
+    """Up to ``limit`` citations with distinct keys, drawn from several chapters."""
+    spots: list[Spot] = []
+    seen: set[str] = set()
+    for chapter in chapters:
+        text = chapter.read_text(encoding="utf-8")
+        for match in CITE.finditer(text):
+            key = match.group(1).split(",")[0].strip()
+            if key in seen:
+                continue
+            seen.add(key)
+            spots.append((chapter.resolve().as_uri(), text, match.start(1) + min(3, len(key) - 1), match.start(1)))
+    rng.shuffle(spots)
+    return spots[:limit]
+
+
+def open_documents(client: LanguageClient, spots: list[Spot], already_open: frozenset[str] = frozenset()) -> None:
+    for uri in dict.fromkeys(uri for uri, *_ in spots if uri not in already_open):
+        text = next(t for u, t, *_ in spots if u == uri)
+        client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
+            uri=uri, language_id="latex", version=1, text=text)))
+
+
+def load_average() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 async def wait_until(predicate: Callable[[], Any], timeout: float) -> float:
@@ -159,7 +198,7 @@ async def wait_until(predicate: Callable[[], Any], timeout: float) -> float:
     return (time.perf_counter() - start) * 1000.0
 
 
-async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path, spots: list[tuple[int, int]],
+async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path, spots: list[Spot],
                         edits: int) -> dict[str, Any]:
     command = [sys.executable, "-m", "relatex.server.cli", "serve"]
     options = {"knowledgeBase": {"dataDir": str(kb_dir), "embeddingModel": "hashing-256"}, "debounceMs": 50,
@@ -183,12 +222,16 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
             await asyncio.sleep(8.0)  # the completion index is built and stored in the background
             await stop_client(client)
             continue
-        await asyncio.sleep(2.0)  # completion index built in the background
+        open_documents(client, spots, frozenset({uri}))
+        out["start_warm"]["first_real_answers_ms"] = round(await wait_for_answers(client, spots[0], 120), 1)
         answered: dict[str, int] = {}
+        out["load_average_before"] = load_average()
         out.update({k: summary(v) for k, v in (await measure_requests(
-            client, uri, text, spots, ("hover", "completion", "definition"), answered)).items()})
+            client, spots, ("hover", "completion", "definition"), answered)).items()})
+        out["load_average_after"] = load_average()
         for feature, count in answered.items():
             out[feature]["answered"] = count
+            out[feature]["asked"] = len(spots)
         # diagnostics after an edit (a new undefined key each time)
         latencies = []
         version = 1
@@ -213,16 +256,12 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
         generation = asyncio.ensure_future(client.workspace_execute_command_async(types.ExecuteCommandParams(
             command="relatex.generateRelatedWork", arguments=[uri])))
         during: list[float] = []
-        doc = types.TextDocumentIdentifier(uri=uri)
         started = time.perf_counter()
         index = 0
         while not generation.done() and time.perf_counter() - started < 120:
-            inside = spots[index % len(spots)][0]
+            spot = spots[index % len(spots)]
             index += 1
-            t0 = time.perf_counter()
-            ms, _ = await timed(client.text_document_hover_async(
-                types.HoverParams(text_document=doc, position=position(text, inside))), t0)
-            during.append(ms)
+            during.extend((await measure_requests(client, [spot], ("hover",)))["hover"])
             await asyncio.sleep(0.01)
         generation_ms = (time.perf_counter() - started) * 1000.0
         outcome = await generation
@@ -233,23 +272,18 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
     return out
 
 
-async def bench_peer(exe: Path, root: Path, chapter: Path, bib: Path, spots: list[tuple[int, int]]) -> dict[str, Any]:
+async def bench_peer(exe: Path, root: Path, bib: Path, spots: list[Spot]) -> dict[str, Any]:
     caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(configuration=True))
     client, init_ms = await start_client([str(exe)], caps, root, None,
                                          {"citation": {"bibliographies": [str(bib)]}})
-    text = chapter.read_text(encoding="utf-8")
-    uri = chapter.resolve().as_uri()
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=uri, language_id="latex", version=1, text=text)))
+    open_documents(client, spots)
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(
         settings={"citation": {"bibliographies": [str(bib)]}}))
-    doc = types.TextDocumentIdentifier(uri=uri)
-    inside = spots[0][0]
     loaded = time.perf_counter()
     while True:
-        hover = await client.text_document_hover_async(types.HoverParams(text_document=doc,
-                                                                          position=position(text, inside)))
-        if hover is not None:
+        probe: dict[str, int] = {}
+        await measure_requests(client, spots[:1], ("hover",), probe)
+        if probe["hover"]:
             break
         if time.perf_counter() - loaded > 60:
             await stop_client(client)
@@ -259,9 +293,10 @@ async def bench_peer(exe: Path, root: Path, chapter: Path, bib: Path, spots: lis
                                      "bibliography_loaded_ms": round((time.perf_counter() - loaded) * 1000.0, 1)}}
     answered: dict[str, int] = {}
     out.update({k: summary(v) for k, v in (await measure_requests(
-        client, uri, text, spots, ("hover", "completion", "definition"), answered)).items()})
+        client, spots, ("hover", "completion", "definition"), answered)).items()})
     for feature, count in answered.items():
         out[feature]["answered"] = count
+        out[feature]["asked"] = len(spots)
     await stop_client(client)
     return out
 
@@ -282,7 +317,8 @@ async def run_case(base: Path, name: str, bib: Path | None, args: argparse.Names
     root = make_thesis(base / name, bib, chapters=20, citations=500)
     print(f"{name}: project generated in {time.perf_counter() - started:.1f}s", file=sys.stderr)
     chapter = root.parent / "chapters" / "ch05.tex"
-    spots = (cite_positions(chapter.read_text(encoding="utf-8"), args.samples, rng) * 3)[: args.samples]
+    chapters = [chapter] + [root.parent / "chapters" / f"ch{n:02d}.tex" for n in (6, 7, 8, 9)]
+    spots = distinct_spots([c for c in chapters if c.exists()], args.samples, rng)
     results: dict[str, Any] = {
         "project": {"chapters": 20, "citations": 500, "bib": bib.name if bib else "synthetic",
                     "bib_bytes": (root.parent / "references.bib").stat().st_size},
@@ -293,8 +329,8 @@ async def run_case(base: Path, name: str, bib: Path | None, args: argparse.Names
     peer = None if args.skip_peer else ensure_peer()
     if peer is not None:
         try:
-            results["citation-langserver"] = await bench_peer(peer, root.parent, chapter,
-                                                              root.parent / "references.bib", spots)
+            results["citation-langserver"] = await bench_peer(peer, root.parent, root.parent / "references.bib",
+                                                              spots)
         except Exception as exc:
             results["citation-langserver"] = {"error": str(exc)}
     return results
@@ -318,7 +354,7 @@ def write(results: dict[str, Any]) -> None:
 
 
 def table(results: dict[str, Any]) -> str:
-    rows = ["| bibliography | server | feature | n (answered) | p50 ms | p95 ms | target |",
+    rows = ["| bibliography | server | feature | asked (real answers, the only ones timed) | p50 ms | p95 ms | target |",
             "|---|---|---|---:|---:|---:|---|"]
     targets = {"hover": "p95 < 20", "completion": "< 50", "definition": "-",
                "diagnostics_after_edit": "< 200", "hover_during_generation": "< 50"}
@@ -335,7 +371,10 @@ def table(results: dict[str, Any]) -> str:
             for feature, target in targets.items():
                 if feature in data and "p50_ms" in data[feature]:
                     s = data[feature]
-                    n = f"{s['n']} ({s['answered']})" if "answered" in s else str(s["n"])
+                    if s.get("asked") and not s.get("answered"):
+                        rows.append(f"| {label} | {server} | {feature} | {s['asked']} (0) | no real answer | - | - |")
+                        continue
+                    n = f"{s['asked']} ({s['answered']})" if "asked" in s else str(s["n"])
                     rows.append(f"| {label} | {server} | {feature} | {n} | {s['p50_ms']} | {s['p95_ms']} | {target} |")
             for phase in ("start_cold", "start_warm"):
                 if phase in data:
@@ -352,7 +391,7 @@ def table(results: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=60, help="positions measured per feature")
+    parser.add_argument("--samples", type=int, default=60, help="distinct citations measured per feature")
     parser.add_argument("--edits", type=int, default=15, help="edits for diagnostics-after-edit")
     parser.add_argument("--skip-peer", action="store_true", help="do not run citation-langserver")
     args = parser.parse_args()

@@ -1,0 +1,45 @@
+"""The development/test splits every benchmark uses, in one place.
+
+- ACM-CR: by query paper. A query paper (its DOI) is in the development half when the MD5 of the
+  lower-cased DOI is even. Paragraph and sentence topics belong to the paper whose title they
+  carry (the topics' ``<title>``), the abstract task's queries are the papers themselves.
+- ScisummNet / ACL: by cited paper, the MD5 of the ACL id, even = development (the rule
+  ``bench/claim_support.py`` has always used).
+
+Tuned choices (weights, thresholds, fusion, BM25 parameters) are chosen on the development half;
+reported figures are on the test half.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+
+def half_of(identifier: str) -> str:
+    """"dev" or "test" for a paper identifier (a DOI or an ACL id)."""
+    return "dev" if int(hashlib.md5(identifier.strip().lower().encode()).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def acm_topic_papers(topics_file: Path, titles_to_doi: dict[str, str]) -> dict[str, str]:
+    """topic id -> DOI of the query paper it comes from (matched by the topic's title)."""
+    text = topics_file.read_text(encoding="utf-8")
+    out: dict[str, str] = {}
+    for block in re.findall(r"<top>(.*?)</top>", text, flags=re.S):
+        num = re.search(r"<num>\s*Number:\s*(\S+)", block)
+        title = re.search(r"<title>\s*(.*?)\s*(?:<desc>|$)", block, flags=re.S)
+        if num and title:
+            doi = titles_to_doi.get(_title_key(title.group(1)))
+            if doi:
+                out[num.group(1)] = doi
+    return out
+
+
+def _title_key(title: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", title.lower()))
+
+
+def title_index(papers: list[dict]) -> dict[str, str]:
+    """normalised title -> DOI of the ACM-CR query papers (``queries.jsonl`` rows)."""
+    return {_title_key(p["title"]): p["doi"].lower() for p in papers if p.get("title") and p.get("doi")}
