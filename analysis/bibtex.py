@@ -25,6 +25,7 @@ from relatex.analysis.bibtex_decode import decode_latex, split_names
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.bibtex_scan import MONTHS, BlockScanner, make_entry
 from relatex.analysis.findings import Finding
+from relatex.analysis.text_files import decode_text
 
 __all__ = [
     "MONTHS",
@@ -111,8 +112,11 @@ def _open_text(path: Path):  # type: ignore[no-untyped-def]
 
 
 def read_bib_text(path: Path) -> str:
-    """The text of a .bib or .bib.gz file (UTF-8; undecodable bytes replaced, never raises
-    for bad content; raises OSError when the file cannot be read)."""
+    """The text of a .bib or .bib.gz file (a .bib that is not UTF-8 is read as Latin-1, as
+    :func:`relatex.analysis.text_files.decode_text` does; never raises for bad content;
+    raises OSError when the file cannot be read)."""
+    if not path.name.endswith(".gz"):
+        return decode_text(path.read_bytes())[0]
     with _open_text(path) as handle:
         return str(handle.read())
 

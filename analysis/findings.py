@@ -12,6 +12,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from relatex.analysis.text_files import read_text
+
 
 class Severity(StrEnum):
     ERROR = "error"
@@ -82,6 +84,6 @@ def finding_text(finding: Finding, texts: Mapping[Path, str]) -> str | None:
     if text is not None:
         return text
     try:
-        return finding.path.read_text(encoding="utf-8", errors="replace")
+        return read_text(finding.path)[0]
     except OSError:
         return None

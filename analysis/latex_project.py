@@ -65,6 +65,7 @@ from relatex.analysis.structure import (
     find_section_headings,
     find_title,
 )
+from relatex.analysis.text_files import decode_text
 
 __all__ = [
     "LatexProject",
@@ -178,7 +179,7 @@ class _Loader:
         except OSError as exc:
             log.warning("cannot read %s: %s", path, exc)
             return None
-        return data.decode("utf-8", errors="replace").lstrip("\ufeff")
+        return decode_text(data)[0]
 
     def inside_root(self, path: Path) -> bool:
         return path == self.root_dir or path.is_relative_to(self.root_dir)

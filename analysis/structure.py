@@ -18,10 +18,11 @@ from relatex.analysis.project_model import BibItem, Section
 
 SECTION_LEVELS: dict[str, int] = {
     "part": 0, "chapter": 1, "section": 2, "subsection": 3, "subsubsection": 4, "paragraph": 5,
-    "subparagraph": 6,
+    "subparagraph": 6, "addpart": 0, "addchap": 1, "addsec": 2,  # KOMA-Script's unnumbered headings
 }
 _SECTION_RE = re.compile(
-    r"\\(part|chapter|section|subsection|subsubsection|paragraph|subparagraph)(?![A-Za-z@])(\*?)"
+    r"\\(part|chapter|section|subsection|subsubsection|paragraph|subparagraph|addpart|addchap|addsec)"
+    r"(?![A-Za-z@])(\*?)"
 )
 _LABEL_RE = re.compile(r"\\label[ \t]*\{([^{}]*)\}")
 _TITLE_RE = re.compile(r"\\(title|icmltitle|TITLE)(?![A-Za-z@])\*?")

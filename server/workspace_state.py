@@ -26,6 +26,7 @@ from relatex.analysis.bibliography_index import bibliography_index
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.findings import Finding
 from relatex.analysis.project_model import LatexProject
+from relatex.analysis.text_files import read_text
 from relatex.retrieval.records import PaperRecord
 from relatex.server.config import RelatexSettings
 from relatex.server.positions import PositionMapper
@@ -199,7 +200,7 @@ class WorkspaceState:
         if doc is not None:
             return doc.text
         try:
-            return path.read_text(encoding="utf-8", errors="replace")
+            return read_text(path)[0]
         except OSError:
             return None
 

@@ -1,8 +1,10 @@
 """Where the generated section and its new BibTeX entries go: a list of targeted text edits.
 
 The section goes after the introduction (default), before the conclusion or at the end of the
-document; an existing related-work section is replaced (its heading and label kept) instead of
-duplicated. New entries are appended to the draft's first .bib file; when the draft declares
+document. When the draft already has a related-work part (any heading level, in any file), the
+generated text is added right after the author's text of that part as a block between two
+marked comment lines; only an explicit ``replace`` replaces that part's body (heading and label
+kept). New entries are appended to the draft's first .bib file; when the draft declares
 none, ``references.bib`` is created next to the root file together with the line that uses it
 (``\\bibliography{references}``, or ``\\addbibresource{references.bib}`` in the preamble for
 biblatex). An edit whose path does not exist yet creates that file (start = end = 0).
@@ -11,7 +13,7 @@ biblatex). An edit whose path does not exist yet creates that file (start = end 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from relatex.analysis.bib_edits import append_entry_edit
@@ -19,16 +21,19 @@ from relatex.analysis.bibtex_model import BibFile
 from relatex.analysis.edits import TextEdit
 from relatex.analysis.latex_project import iter_sections
 from relatex.analysis.project_model import LatexProject, Section
+from relatex.analysis.text_files import read_text
 from relatex.writing.generate import GeneratedSection
 
 PLACEMENTS = ("after-introduction", "before-conclusion", "end")
-RELATED_TITLES = frozenset({
-    "related work", "related works", "background and related work", "related work and background",
-    "background related work", "prior work", "previous work", "related literature", "literature review",
-})
+# a heading naming one of these is the author's related work, at any level
+RELATED_PHRASES = ("related work", "related works", "related research", "related literature", "prior work",
+                   "previous work", "literature review", "review of the literature", "related approaches")
+BLOCK_BEGIN = "% relatex: generated related work begins (review it, merge it with the text above, delete these markers)"
+BLOCK_END = "% relatex: generated related work ends"
 _HEADING_END = re.compile(r"\s*\\label\{[^{}]*\}")
 _BIB_END = re.compile(r"\\bibliographystyle\{|\\bibliography\{|\\printbibliography|\\begin\{thebibliography\}|"
                       r"\\end\{document\}")
+_SECTION_STOP = re.compile(_BIB_END.pattern + r"|\\appendix(?![A-Za-z@])|\\backmatter(?![A-Za-z@])")
 
 
 def _norm(title: str) -> str:
@@ -40,16 +45,22 @@ def _text(project: LatexProject, path: Path) -> str:
     if source is not None:
         return source.text
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path)[0]
     except OSError:
         return ""
 
 
-def find_related_section(project: LatexProject, section_title: str) -> Section | None:
-    """An existing section with the same title or a usual related-work title."""
-    wanted = {_norm(section_title)} | RELATED_TITLES
+def is_related_title(title: str, section_title: str = "Related Work") -> bool:
+    """Whether a heading's title names a related-work part ("Alternatives and Related Work", ...)."""
+    norm = f" {_norm(title)} "
+    wanted = _norm(section_title)
+    return (bool(wanted) and norm.strip() == wanted) or any(f" {phrase} " in norm for phrase in RELATED_PHRASES)
+
+
+def find_related_section(project: LatexProject, section_title: str = "Related Work") -> Section | None:
+    """The first heading of the project, at any level, whose title names its related work."""
     for section in iter_sections(project.sections):
-        if section.level <= 2 and _norm(section.title) in wanted:
+        if is_related_title(section.title, section_title):
             return section
     return None
 
@@ -60,6 +71,18 @@ def _heading_end(text: str, section: Section) -> int:
     end = end + 1 if end != -1 and end < section.end else section.start
     label = _HEADING_END.match(text, end)
     return label.end() if label else end
+
+
+def section_body_end(text: str, section: Section) -> int:
+    """End of the author's text of ``section``: before the bibliography, ``\\appendix`` or
+    ``\\end{document}`` when its range runs into them, and before trailing white space."""
+    end = min(section.end, len(text))
+    stop = _SECTION_STOP.search(text, _heading_end(text, section), end)
+    if stop is not None:
+        end = stop.start()
+    while end > section.start and text[end - 1] in " \t\r\n":
+        end -= 1
+    return end
 
 
 def _insertion_point(project: LatexProject, placement: str) -> tuple[Path, int]:
@@ -88,9 +111,19 @@ def _surround(text: str, offset: int, block: str) -> str:
     return lead + block.strip("\n") + trail
 
 
+def marked_block(body: str) -> str:
+    """The generated text between two comment lines that say what it is."""
+    return f"{BLOCK_BEGIN}\n{body.strip(chr(10))}\n{BLOCK_END}"
+
+
 def section_edit(project: LatexProject, generated: GeneratedSection, placement: str = "after-introduction",
-                 section_title: str = "Related Work") -> TextEdit:
-    """Replace the body of an existing related-work section, or insert a new one."""
+                 section_title: str = "Related Work", replace: bool = False) -> TextEdit:
+    """The edit that puts the generated section into the draft; it never removes the author's text
+    unless ``replace`` is asked for.
+
+    Without an existing related-work part, a new section goes at ``placement``. With one, the
+    generated text goes right after the author's text of that part as a marked block; with
+    ``replace`` its body (not its heading or label) is replaced."""
     if placement not in PLACEMENTS:
         raise ValueError(f"unknown placement {placement!r}: use one of {', '.join(PLACEMENTS)}")
     body = generated.latex.strip("\n")
@@ -98,10 +131,11 @@ def section_edit(project: LatexProject, generated: GeneratedSection, placement: 
     if existing is not None:
         text = _text(project, existing.path)
         start = _heading_end(text, existing)
-        end = existing.end
-        while end > start and text[end - 1] in " \t\n":
-            end -= 1
-        return TextEdit(existing.path, start, end, "\n\n" + body)
+        end = section_body_end(text, existing)
+        if replace:
+            return TextEdit(existing.path, start, max(start, end), "\n\n" + body)
+        return TextEdit(existing.path, end, end, "\n\n" + marked_block(body) + ("" if text[end:end + 1] in "\r\n"
+                                                                                  else "\n\n"))
     path, offset = _insertion_point(project, placement)
     text = _text(project, path)
     label = "sec:related-work"
@@ -152,7 +186,32 @@ def plan_insertion(
     generated: GeneratedSection,
     placement: str = "after-introduction",
     section_title: str = "Related Work",
+    replace: bool = False,
 ) -> list[TextEdit]:
     """Every edit needed to put ``generated`` into the draft (section first, then bibliography)."""
-    return [section_edit(project, generated, placement, section_title),
+    return [section_edit(project, generated, placement, section_title, replace),
             *bibliography_edits(project, bibs, generated)]
+
+
+def _line_of(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1
+
+
+def describe_edits(edits: Sequence[TextEdit], texts: Mapping[Path, str]) -> list[str]:
+    """One line per edit saying where it writes and what it adds; a replacement also lists,
+    line by line (``- ``), every line of the author's text it removes."""
+    lines: list[str] = []
+    for edit in edits:
+        text = texts.get(edit.path, "")
+        line = _line_of(text, edit.start)
+        added = len(edit.new_text.strip("\r\n").splitlines())
+        where = f"{edit.path}:{line}" if text else f"{edit.path} (new file)"
+        if edit.end == edit.start:
+            entries = len(re.findall(r"(?m)^@", edit.new_text)) if edit.path.suffix.lower() == ".bib" else 0
+            lines.append(f"{where}: added {added} lines" + (f" ({entries} BibTeX entries)" if entries else ""))
+            continue
+        removed = text[edit.start:edit.end].strip("\r\n").splitlines()
+        lines.append(f"{where}: replaced {len(removed)} lines (up to line {_line_of(text, edit.end)}) "
+                     f"with {added} lines; removed:")
+        lines.extend(f"- {row}" for row in removed)
+    return lines

@@ -9,9 +9,7 @@ what changed; nothing else in the files is touched.
 from __future__ import annotations
 
 import logging
-import os
 import sys
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from pathlib import Path
@@ -25,9 +23,10 @@ from relatex.analysis.bib_verification import (
     verify_entry,
 )
 from relatex.analysis.bibtex_model import BibEntry, BibFile
-from relatex.analysis.edits import TextEdit, apply_edits
+from relatex.analysis.edits import TextEdit
 from relatex.analysis.findings import Finding
 from relatex.analysis.project_model import LatexProject
+from relatex.analysis.text_files import UnwritableText, write_edits
 from relatex.retrieval.authorities import KnowledgeBaseAuthority, online_authorities
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.retrieval.online.http import OnlineStatus
@@ -90,17 +89,6 @@ def verify_bibliographies(
     return results
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def apply_corrections(
     bibs: Mapping[Path, BibFile], edits: Sequence[TextEdit], err: TextIO | None = None
 ) -> list[Path]:
@@ -113,16 +101,10 @@ def apply_corrections(
     for path, file_edits in by_path.items():
         bib = bibs[path]
         try:
-            with open(path, encoding="utf-8", newline="") as handle:
-                on_disk = handle.read()
-        except OSError as exc:
-            print(f"relatex: cannot read {path} to fix it: {exc}", file=err)
+            write_edits(file_edits, {path: bib.text})
+        except UnwritableText as exc:
+            print(f"relatex: {exc}; not fixed", file=err)
             continue
-        if on_disk != bib.text:
-            print(f"relatex: {path} changed since it was checked (or has unsaved edits); not fixed", file=err)
-            continue
-        try:
-            _write_atomically(path, apply_edits(on_disk, file_edits))
         except (OSError, ValueError) as exc:
             print(f"relatex: cannot fix {path}: {exc}", file=err)
             continue

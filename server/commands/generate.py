@@ -8,12 +8,10 @@ and lists the changed files. Progress, warnings and the token/cost estimate go t
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 import time
-from collections import defaultdict
 from pathlib import Path
+from typing import Any
 
 from relatex.server.commands.related import params_from
 from relatex.server.config import RelatexSettings
@@ -29,41 +27,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--placement", choices=("after-introduction", "before-conclusion", "end"),
                         help="where --write puts the section (default: settings writing.placement)")
     parser.add_argument("--title", help="section title (default: settings writing.section_title)")
-    parser.add_argument("--write", action="store_true", help="insert the section and entries into the files")
+    parser.add_argument("--write", action="store_true", help="insert the section and entries into the files "
+                        "(an existing related-work part is kept: the new text is added after it)")
+    parser.add_argument("--replace", action="store_true", help="with --write: replace the body of the existing "
+                        "related-work part instead, printing every line removed")
 
 
 def _print_err(message: str) -> None:
     print(f"relatex generate: {message}", file=sys.stderr)
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+def _write_section(args: argparse.Namespace, settings: RelatexSettings, project: Any, bibs: Any,
+                   section: Any) -> int:
+    """Apply the section and entries to the files (all or nothing) and say where and what."""
+    from relatex.analysis.text_files import write_edits
+    from relatex.writing.placement import describe_edits, find_related_section, plan_insertion
+
+    title = args.title or settings.writing.section_title
+    edits = plan_insertion(project, bibs, section, placement=args.placement or settings.writing.placement,
+                           section_title=title, replace=args.replace)
+    expected = {p: f.text for p, f in project.files.items()} | {p: b.text for p, b in bibs.items()}
+    existing = find_related_section(project, title)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-
-
-def write_edits(edits: list, expected: dict[Path, str]) -> list[Path]:  # type: ignore[type-arg]
-    """Apply edits file by file; refuses a file that changed on disk since it was read."""
-    from relatex.analysis.edits import apply_edits
-
-    grouped: dict[Path, list] = defaultdict(list)  # type: ignore[type-arg]
-    for edit in edits:
-        grouped[edit.path].append(edit)
-    new_texts: dict[Path, str] = {}
-    for path, items in grouped.items():
-        current = path.read_text(encoding="utf-8") if path.exists() else ""
-        if path in expected and expected[path] != current:
-            raise RuntimeError(f"{path} changed while the section was being written; nothing was written")
-        new_texts[path] = apply_edits(current, items)
-    for path, text in new_texts.items():
-        _write_atomically(path, text)
-    return list(new_texts)
+        write_edits(edits, expected)
+    except (OSError, ValueError) as exc:
+        _print_err(f"nothing written: {exc}")
+        return 1
+    if existing is not None and not args.replace:
+        print(f"relatex: kept the existing \"{existing.title}\" ({existing.path.name}); the new text follows it "
+              "between '% relatex:' marker lines (--replace replaces it instead)", file=sys.stderr)
+    for line in describe_edits(edits, expected):
+        print(f"relatex: {line}", file=sys.stderr)
+    return 0
 
 
 def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
@@ -75,13 +70,14 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
     from relatex.server.components_llm import make_llm
     from relatex.writing.generate import GenerationCancelled, WritingOptions, generate_related_work
     from relatex.writing.llm import LLMError
-    from relatex.writing.placement import plan_insertion
-
     started = time.perf_counter()
     try:
         params = params_from(args, settings)
     except ValueError as exc:
         _print_err(str(exc))
+        return 2
+    if args.replace and not args.write:
+        _print_err("--replace only goes with --write")
         return 2
     path = Path(args.tex).expanduser().resolve()
     try:
@@ -151,16 +147,8 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         print(f"relatex: warning: {warning}", file=sys.stderr)
     title = options.section_title
     if args.write:
-        edits = plan_insertion(project, bibs, section, placement=args.placement or settings.writing.placement,
-                               section_title=title)
-        expected = {p: f.text for p, f in project.files.items()} | {p: b.text for p, b in bibs.items()}
-        try:
-            changed = write_edits(edits, expected)
-        except (OSError, RuntimeError, ValueError) as exc:
-            _print_err(f"nothing written: {exc}")
+        if _write_section(args, settings, project, bibs, section) != 0:
             return 1
-        for changed_path in changed:
-            print(f"relatex: updated {changed_path}", file=sys.stderr)
     else:
         print(f"\\section{{{title}}}\n\\label{{sec:related-work}}\n\n{section.latex.rstrip()}\n")
         if section.new_entries:

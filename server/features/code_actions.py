@@ -12,7 +12,7 @@ from lsprotocol import types
 from relatex.server.features.hover import snapshot_for
 from relatex.server.features.quick_fixes import fixes_for
 from relatex.server.features.workspace_edits import build_workspace_edit
-from relatex.server.workspace_state import ProjectSnapshot, uri_to_path
+from relatex.server.workspace_state import ProjectSnapshot, optional_module, uri_to_path
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
@@ -21,6 +21,8 @@ log = logging.getLogger(__name__)
 
 GENERATE_COMMAND = "relatex.generateRelatedWork"
 GENERATE_KIND = types.CodeActionKind.Source + ".relatex.generateRelatedWork"
+REPLACE_COMMAND = "relatex.replaceRelatedWork"
+REPLACE_KIND = types.CodeActionKind.Source + ".relatex.replaceRelatedWork"
 
 
 def wanted(only: Sequence[str] | None, kind: str) -> bool:
@@ -39,9 +41,17 @@ def current_versions(server: RelatexServer, snapshot: ProjectSnapshot, edits: Se
     return versions
 
 
+def related_section_of(snapshot: ProjectSnapshot | None) -> Any:
+    """The draft's existing related-work part, or None."""
+    placement = optional_module("writing.placement")
+    if snapshot is None or snapshot.project is None or placement is None:
+        return None
+    return placement.find_related_section(snapshot.project)
+
+
 def register(server: RelatexServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Source, GENERATE_KIND],
+        code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.Source, GENERATE_KIND, REPLACE_KIND],
         resolve_provider=False,
     ))
     @server.guarded("code actions", default=[])
@@ -75,4 +85,9 @@ def register(server: RelatexServer) -> None:
                 kind=GENERATE_KIND,
                 command=types.Command(title="Generate related work", command=GENERATE_COMMAND, arguments=[uri]),
             ))
+        existing = related_section_of(snapshot)
+        if existing is not None and path.suffix.lower() == ".tex" and wanted(only, REPLACE_KIND):
+            title = f"Replace existing related work (\"{existing.title}\", {existing.path.name})"
+            actions.append(types.CodeAction(title=title, kind=REPLACE_KIND, command=types.Command(
+                title=title, command=REPLACE_COMMAND, arguments=[uri])))
         return actions

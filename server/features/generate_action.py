@@ -16,7 +16,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from relatex.server.features.code_actions import GENERATE_COMMAND, current_versions
+from relatex.server.features.code_actions import GENERATE_COMMAND, REPLACE_COMMAND, current_versions
 from relatex.server.features.progress import Cancelled, ProgressTask
 from relatex.server.features.workspace_edits import apply_workspace_edit, build_workspace_edit
 from relatex.server.workspace_state import ProjectSnapshot, analyse_root, optional_module, uri_to_path
@@ -101,14 +101,14 @@ def generate_section(state: WorkspaceState, snapshot: ProjectSnapshot, task: Pro
     return generated
 
 
-def plan(snapshot: ProjectSnapshot, generated: Any, settings: RelatexSettings) -> list[Any]:
+def plan(snapshot: ProjectSnapshot, generated: Any, settings: RelatexSettings, replace: bool = False) -> list[Any]:
     placement = optional_module("writing.placement")
     if placement is None or snapshot.project is None:
         raise GenerationError("section placement (relatex.writing.placement) is not available")
     try:
         return list(placement.plan_insertion(snapshot.project, snapshot.bibs, generated,
                                              placement=settings.writing.placement,
-                                             section_title=settings.writing.section_title))
+                                             section_title=settings.writing.section_title, replace=replace))
     except (ValueError, LookupError) as exc:
         raise GenerationError(f"cannot place the section in the current text: {exc}") from exc
 
@@ -118,8 +118,9 @@ async def fresh_snapshot(server: RelatexServer, root: Path) -> ProjectSnapshot:
     return await state.run(analyse_root, root, state.overlays(), server.settings, state.generation(root))
 
 
-async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
-    """The command: returns a summary (applied, keys, new entries) for the caller."""
+async def run_generation(server: RelatexServer, uri: str, replace: bool = False) -> dict[str, Any]:
+    """The command: returns a summary (applied, keys, new entries) for the caller. The author's
+    related work is kept (the new text follows it) unless ``replace`` was asked for."""
     state = server.state
     path = uri_to_path(uri)
     root = state.root_of.get(path) or state.find_root(path)
@@ -132,7 +133,7 @@ async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
             generated = await state.run(generate_section, state, snapshot, task)
             task.report("placing the section", 0.96)
             for _attempt in range(MAX_REBASES):
-                edits = plan(snapshot, generated, server.settings)
+                edits = plan(snapshot, generated, server.settings, replace)
                 versions = current_versions(server, snapshot, edits)
                 if versions is not None:
                     break
@@ -146,7 +147,8 @@ async def run_generation(server: RelatexServer, uri: str) -> dict[str, Any]:
                 raise GenerationError("the draft changed while the edit was prepared; nothing was applied, "
                                       "please try again")
             task.check()  # no await between this check and sending the edit
-            applied = await apply_workspace_edit(server, edit, "Generate related work")
+            applied = await apply_workspace_edit(server, edit, "Replace existing related work" if replace
+                                                 else "Generate related work")
         except Exception as exc:
             if not task.cancelled() and not isinstance(exc, Cancelled):
                 if isinstance(exc, GenerationError):
@@ -174,3 +176,12 @@ def register(server: RelatexServer) -> None:
             server.warn("relatex: open a .tex file of the draft to generate its related work")
             return {"applied": False, "error": "no document"}
         return await run_generation(server, uri)
+
+    @server.command(REPLACE_COMMAND)
+    @server.guarded("replace existing related work", default={"applied": False})
+    async def replace_command(*args: Any) -> dict[str, Any]:
+        uri = args[0] if args and isinstance(args[0], str) else None
+        if uri is None:
+            server.warn("relatex: open a .tex file of the draft to replace its related work")
+            return {"applied": False, "error": "no document"}
+        return await run_generation(server, uri, replace=True)

@@ -77,7 +77,7 @@ def test_write_inserts_section_and_entries(tmp_path: Path, knowledge_base: tuple
     assert text.index("\\section{Introduction}") < text.index("\\section{Related Work}") < text.index("\\section{Method}")
     bib = (tmp_path / "refs.bib").read_text(encoding="utf-8")
     assert bib.startswith(BIB) and bib.count("@") > 1
-    assert f"updated {tex}" in err and "refs.bib" in err
+    assert f"{tex}:" in err and "added" in err and "BibTeX entries" in err
 
 
 def test_clear_errors(tmp_path: Path, knowledge_base: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:

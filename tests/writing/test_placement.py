@@ -13,7 +13,7 @@ from relatex.analysis.latex_project import load_project
 from relatex.analysis.project_checks import load_bibliographies
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.generate import generate_related_work
-from relatex.writing.placement import plan_insertion
+from relatex.writing.placement import BLOCK_END, describe_edits, plan_insertion
 from tests.writing.conftest import BIB_TEXT, make_selection
 
 PREAMBLE = "\\documentclass{article}\n\\usepackage{natbib}\n"
@@ -67,16 +67,31 @@ def test_inserted_after_introduction_with_entries_appended(tmp_path: Path, recor
     assert files[tmp_path / "refs.bib"].startswith(BIB_TEXT)  # the user's entries untouched
 
 
-def test_existing_related_work_is_replaced_not_duplicated(tmp_path: Path, records: list[PaperRecord]) -> None:
-    old = "\\section*{Related work}\\label{sec:rw}\nOld text to be replaced.\n\n"
+def test_existing_related_work_is_kept_and_followed_by_a_marked_block(tmp_path: Path,
+                                                                      records: list[PaperRecord]) -> None:
+    old = "\\section*{Related work}\\label{sec:rw}\nOld text the author wrote.\n\n"
     text = PREAMBLE + BODY.replace("\\section{Method}", old + "\\section{Method}") + "\\bibliography{refs}\n\\end{document}\n"
     root = write_draft(tmp_path, text)
     edits, _ = generate(root, records)
+    assert all(e.start == e.end for e in edits)  # insertions only
     out = apply_all(edits)[root]
     assert len(re.findall(r"\\section\*?\{Related [wW]ork\}", out)) == 1
-    assert "replaced.\n\n\\section{Method}" not in out and "\n\n\n" not in out
-    assert "\\section*{Related work}\\label{sec:rw}" in out and "Old text" not in out
-    assert out.index("\\section*{Related work}") < out.index("\\section{Method}")
+    assert "Old text the author wrote.\n\n% relatex: generated related work begins" in out
+    assert out.index(BLOCK_END) < out.index("\\section{Method}") and "\n\n\n" not in out
+
+
+def test_replace_is_explicit_and_keeps_heading(tmp_path: Path, records: list[PaperRecord]) -> None:
+    old = "\\section*{Related work}\\label{sec:rw}\nOld text to be replaced.\n\n"
+    text = PREAMBLE + BODY.replace("\\section{Method}", old + "\\section{Method}") + "\\bibliography{refs}\n\\end{document}\n"
+    root = write_draft(tmp_path, text)
+    project = load_project(root)
+    bibs = load_bibliographies(project)
+    section = generate_related_work(project, bibs, make_selection(records))
+    edits = plan_insertion(project, bibs, section, replace=True)
+    described = describe_edits(edits, {root: text})
+    assert any("replaced 1 lines" in line for line in described) and "- Old text to be replaced." in described
+    out = apply_all(edits)[root]
+    assert "\\section*{Related work}\\label{sec:rw}" in out and "Old text" not in out and "\n\n\n" not in out
 
 
 def test_missing_bibliography_is_created_natbib(tmp_path: Path, records: list[PaperRecord]) -> None:
