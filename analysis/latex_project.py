@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from relatex.analysis.abstract_finder import FileView, locate_abstract
 from relatex.analysis.citations import detect_citation_package, find_citations
 from relatex.analysis.cite_macros import CiteMacros, find_cite_macros, using_cite_macros
 from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
@@ -59,7 +60,6 @@ from relatex.analysis.structure import (
     FileOutline,
     SectionHeading,
     build_section_tree,
-    find_abstract,
     find_authors,
     find_bib_items,
     find_section_headings,
@@ -375,8 +375,6 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
     files = {path: SourceFile(path, scan.text) for path, scan in loader.scans.items()}
     title: str | None = None
     authors: tuple[str, ...] = ()
-    abstract_text: str | None = None
-    abstract_range: tuple[Path, int, int] | None = None
     claims: list[Claim] = []
     for path in loader.order:
         scan = loader.scans[path]
@@ -385,13 +383,14 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
                 title = find_title(scan.text, scan.masked, scan.doc_end)
             if not authors:
                 authors = tuple(find_authors(scan.text, scan.masked, scan.doc_end))
-            if abstract_range is None:
-                block = find_abstract(scan.text, scan.masked, scan.doc_end)
-                if block is not None:
-                    abstract_text, abstract_range = block.text, (path, block.start, block.end)
             claims.extend(scan.claims)
         except Exception:  # keep the rest of the project when one file trips a scanner
             log.exception("could not extract structure from %s", path)
+    sections = build_section_tree(loader.headings, _outlines(loader))
+    abstract = locate_abstract(
+        {path: FileView(scan.text, scan.masked, scan.doc_end,
+                        tuple((i.start, i.end, i.target) for i in scan.includes)) for path, scan in loader.scans.items()},
+        loader.order, sections)
     return LatexProject(
         root=root,
         root_dir=loader.root_dir,
@@ -399,9 +398,9 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
         file_order=tuple(loader.order),
         title=title,
         authors=authors,
-        abstract=abstract_text,
-        abstract_range=abstract_range,
-        sections=build_section_tree(loader.headings, _outlines(loader)),
+        abstract=abstract.text if abstract else None,
+        abstract_range=(abstract.path, abstract.start, abstract.end) if abstract else None,
+        sections=sections,
         citations=tuple(loader.sites),
         bib_resources=tuple(loader.bib_resources),
         bib_items=tuple(loader.bib_items),

@@ -30,8 +30,11 @@ _AUTHOR_RE = re.compile(
     r"\\(author|IEEEauthorblockN|icmlauthor)(?![A-Za-z@])\*?"
 )
 _AUTHOR_SPLIT_RE = re.compile(r"\\(?:and|And|AND)(?![A-Za-z@])")
-_ABSTRACT_ENV_RE = re.compile(r"\\begin[ \t]*\{(abstract\*?)\}")
-_ABSTRACT_CMD_RE = re.compile(r"\\abstract(?![A-Za-z@])")
+_ABSTRACT_ENV_RE = re.compile(r"\\begin[ \t]*\{(abstract\*?|Abstract|abstracts|abstractpage)\}")
+_ABSTRACT_CMD_RE = re.compile(r"\\(abstract|startabstractpage)(?![A-Za-z@])")
+_ABSTRACT_PAGE_END_RE = re.compile(
+    r"\\(?:endabstractpage|clearpage|cleardoublepage|newpage|chapter|section|addchap|addsec|begin|end)(?![A-Za-z@])"
+)
 _KEYWORDS_RE = re.compile(r"\\begin[ \t]*\{(IEEEkeywords|keywords?|keyword)\}")
 _KEYWORDS_CMD_RE = re.compile(r"\\(?:keywords|keyword|KEYWORDS|ccsdesc|terms)(?![A-Za-z@])")
 _NAME_SPLIT_RE = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|;\s*)")
@@ -180,9 +183,10 @@ class AbstractBlock:
 
 
 def find_abstract(text: str, masked: str, end: int | None = None) -> AbstractBlock | None:
-    """``\\begin{abstract}..\\end{abstract}`` (any class, before or after ``\\maketitle``) or
-    ``\\abstract{...}``; keyword blocks inside it (IEEEkeywords, ``\\keywords{}``) are left out.
-    """
+    """``\\begin{abstract}..\\end{abstract}`` (any class, before or after ``\\maketitle``),
+    ``\\abstract{...}`` or a thesis class's ``\\startabstractpage`` page; keyword blocks inside it
+    (IEEEkeywords, ``\\keywords{}``) are left out. The text may be empty (the abstract is in an
+    included file: see :mod:`relatex.analysis.abstract_finder`)."""
     stop = len(masked) if end is None else end
     content: tuple[int, int] | None = None
     env = _ABSTRACT_ENV_RE.search(masked, 0, stop)
@@ -190,13 +194,24 @@ def find_abstract(text: str, masked: str, end: int | None = None) -> AbstractBlo
     if env is not None and (command is None or env.start() < command.start()):
         close = masked.find("\\end{" + env.group(1) + "}", env.end())
         content = (env.end(), close if close >= 0 else len(masked))
-    elif command is not None:
+    elif command is not None and command.group(1) == "abstract":
         group = read_group(masked, skip_spaces(masked, command.end()), limit=_ARG_LIMIT)
         if group is not None:
             content = (group.content_start, group.content_end)
+    elif command is not None:
+        start = read_arguments(masked, command.end(), max_optional=1, required=0, limit=_ARG_LIMIT).end
+        while (group := read_group(masked, skip_spaces(masked, start, allow_paragraph=False),
+                                   limit=_ARG_LIMIT)) is not None and group.closed:
+            start = group.end  # the page's own arguments (title, author, ...)
+        page_end = _ABSTRACT_PAGE_END_RE.search(masked, start, stop)
+        content = (start, page_end.start() if page_end else stop)
     if content is None:
         return None
-    start, stop = content
+    return abstract_block(text, masked, *content)
+
+
+def abstract_block(text: str, masked: str, start: int, stop: int) -> AbstractBlock:
+    """The abstract whose content is ``[start, stop)``, as one line of plain text."""
     excluded = _keyword_ranges(masked, start, stop)
     plain, offsets = plain_text(text, start, stop, masked=masked)
     if excluded:
