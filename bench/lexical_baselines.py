@@ -59,7 +59,7 @@ TOKENIZERS: dict[str, Callable[[], Tokenizer]] = {
     "bm25s": _bm25s_tokenizer,
     "bm25s+snowball": _snowball_bm25s_stop,
 }
-GRID = [(k1, b) for k1 in (0.9, 1.2, 1.5, 2.0) for b in (0.75, 0.9)]
+GRID = [(0.9, 0.75), (1.2, 0.75), (1.5, 0.75), (1.2, 0.9)]
 
 
 def documents(data: Path) -> Iterator[tuple[str, str]]:
