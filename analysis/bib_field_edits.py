@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from relatex.analysis.bib_edits import format_entry, format_value
 from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.latex_sanitiser import sanitise_fields
 
 _HEAD = re.compile(r"@\s*([A-Za-z][\w:-]*)\s*([{(])\s*([^,\s]*)\s*,")
 _NAME = re.compile(r"\s*([A-Za-z][\w:.+\-]*)\s*=\s*")
@@ -108,7 +109,11 @@ def _canonical(entry: BibEntry, fixes: Mapping[str, str]) -> str:
 
 
 def rewrite_entry(entry: BibEntry, fixes: Mapping[str, str], original: str | None) -> str:
-    """The entry's text with ``fixes`` applied ("" removes a field, "@type" sets the type)."""
+    """The entry's text with ``fixes`` applied ("" removes a field, "@type" sets the type).
+
+    The values come from authorities and the knowledge base: they pass the sanitiser first.
+    """
+    fixes = sanitise_fields(fixes)[0]
     if original is None:
         return _canonical(entry, fixes)
     try:

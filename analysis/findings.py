@@ -30,6 +30,7 @@ class Code(StrEnum):
     INCLUDE_OUTSIDE_ROOT = "include-outside-root"
     INCLUDE_CYCLE = "include-cycle"
     BIB_FILE_NOT_FOUND = "bib-file-not-found"
+    DANGEROUS_LATEX = "dangerous-latex"
     # citations and bibliography
     UNDEFINED_CITATION = "undefined-citation"
     UNUSED_ENTRY = "unused-entry"

@@ -13,6 +13,7 @@ from pathlib import Path
 from relatex.analysis.bibliography_index import BibliographyIndex, bibliography_index
 from relatex.analysis.bibtex import load_bib_file
 from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.dangerous_latex import dangerous_latex_findings
 from relatex.analysis.findings import Code, Finding, Severity
 from relatex.analysis.project_model import LatexProject
 
@@ -104,6 +105,7 @@ def check_bib_files(bibs: Mapping[Path, BibFile], cache_dir: Path | None = None)
     """All findings for bibliographies checked on their own (every entry counts as used)."""
     index = bibliography_index(bibs, cache_dir)
     findings = list(index.file_findings)
+    findings.extend(dangerous_latex_findings((p, b.text) for p, b in bibs.items()))
     findings.extend(missing_field_findings(_entries(bibs), index.malformed))
     return sorted(findings, key=Finding.sort_key)
 
@@ -121,6 +123,8 @@ def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unuse
     findings: list[Finding] = list(project.findings)
     findings.extend(_missing_bib_file_findings(project, bibs, findings))
     findings.extend(index.file_findings)
+    findings.extend(dangerous_latex_findings(
+        [(path, source.text) for path, source in project.files.items()] + [(p, b.text) for p, b in bibs.items()]))
 
     defined = index.defined
     item_keys = {item.key for item in project.bib_items}

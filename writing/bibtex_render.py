@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 
 from relatex.analysis.bib_edits import format_entry
+from relatex.analysis.latex_sanitiser import sanitise_fields
 from relatex.retrieval.records import PaperRecord, normalise_arxiv_id
 from relatex.writing.latex_validator import balance_braces
 
@@ -125,7 +126,7 @@ def protect_plain_title(title: str) -> str:
 
 def entry_type_for(record: PaperRecord) -> str:
     """``article``, ``inproceedings`` or ``misc`` (preprints), unless the source gave one."""
-    if record.bibtex_type:
+    if record.bibtex_type and re.fullmatch(r"[A-Za-z]+", record.bibtex_type):
         return record.bibtex_type.lower()
     venue = record.venue or ""
     if not venue or "arxiv" in venue.lower():
@@ -134,7 +135,8 @@ def entry_type_for(record: PaperRecord) -> str:
 
 
 def entry_fields(record: PaperRecord) -> dict[str, str]:
-    """The ordered fields of the entry for ``record``."""
+    """The ordered fields of the entry for ``record``, through the sanitiser: commands outside its
+    allow-list escaped, URLs other than http(s)/doi and malformed identifiers dropped."""
     from_bib = bool(record.bibtex_fields)
     source: dict[str, str] = {k.lower(): str(v) for k, v in record.bibtex_fields.items()}
     fields: dict[str, str] = {}
@@ -177,7 +179,7 @@ def entry_fields(record: PaperRecord) -> dict[str, str]:
         if name not in RAW_FIELDS:
             value = latex_accents(value)
         out[name] = _balance(value)
-    return out
+    return sanitise_fields(out)[0]
 
 
 def _balance(value: str) -> str:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.latex_sanitiser import safe_key
 from relatex.retrieval.records import (
     PaperRecord,
     normalise_arxiv_id,
@@ -73,7 +74,7 @@ def _title_word(title: str) -> str:
 
 def base_key(record: PaperRecord, style: str) -> str:
     """A key for ``record`` in ``style``, before making it unique."""
-    if style == "doi" and record.doi:
+    if style == "doi" and record.doi and safe_key(record.doi):
         return record.doi
     family = ascii_letters(surname(record.authors[0])) if record.authors else ""
     family = family or ascii_letters(_title_word(record.title)) or "anon"
@@ -197,7 +198,7 @@ def assign_keys(
         if existing is not None:
             keys[record.id] = existing
             continue
-        if draft_key and draft_key.lower() not in lowered:
+        if draft_key and draft_key.lower() not in lowered and safe_key(draft_key):
             # cited by the draft but missing from its .bib: the new entry fills that key
             keys[record.id] = draft_key
             taken.add(draft_key)

@@ -19,6 +19,7 @@ from typing import Any
 from relatex.analysis.bibliography_index import ContentMemo, bibs_key
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
+from relatex.analysis.latex_sanitiser import plain_label
 from relatex.analysis.project_model import LatexProject
 from relatex.retrieval.selection import Selection
 from relatex.writing.bibtex_render import render_entry
@@ -111,7 +112,9 @@ def build_plan(
         member_keys = tuple(keys[p.record.id] for p in members if p.record.id in keys)
         covered.update(member_keys)
         if member_keys:
-            themes.append(ThemeOutline(id=theme.id, label=theme.label, terms=theme.terms, keys=member_keys))
+            terms = tuple(t for t in (plain_label(term) for term in theme.terms) if t)
+            label = plain_label(theme.label) or (terms[0] if terms else "related work")
+            themes.append(ThemeOutline(id=theme.id, label=label, terms=terms, keys=member_keys))
     leftovers = tuple(k for k in papers if k not in covered)
     if leftovers:  # papers outside every theme still get written about
         themes.append(ThemeOutline(id=-1, label="further related work", terms=("further related work",),

@@ -19,18 +19,13 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from relatex.analysis.latex_sanitiser import FORBIDDEN_COMMANDS, sanitise_latex
+
 CITE_COMMAND = re.compile(
     r"\\(?P<cmd>[cC]ite[a-zA-Z]*|[pP]arencite|[tT]extcite|[aA]utocite|[fF]ootcite|[sS]martcite|nocite)"
     r"(?P<star>\*?)(?P<opts>(?:\s*\[[^\]]*\]){0,2})\s*\{(?P<keys>[^{}]*)\}"
 )
-DANGEROUS = (
-    "write18", "immediate", "write", "input", "include", "includeonly", "openout", "openin", "read",
-    "newwrite", "newread", "catcode", "def", "edef", "gdef", "xdef", "let", "futurelet", "newcommand",
-    "renewcommand", "providecommand", "DeclareRobustCommand", "newenvironment", "renewenvironment",
-    "usepackage", "RequirePackage", "documentclass", "special", "csname", "directlua", "luaexec",
-    "ShellEscape", "makeatletter", "makeatother", "bibliography", "addbibresource", "bibliographystyle",
-    "expandafter", "endinput", "end{document}", "begin{document}",
-)
+DANGEROUS = FORBIDDEN_COMMANDS
 _DANGEROUS_RE = re.compile(
     r"\\(?P<name>" + "|".join(re.escape(d) for d in sorted(DANGEROUS, key=len, reverse=True)) + r")(?![A-Za-z])"
 )
@@ -52,6 +47,15 @@ class ValidationResult:
     @property
     def ok(self) -> bool:
         return not self.problems
+
+
+# commands a related-work section may use beyond the sanitiser's accents and formatting
+SECTION_COMMANDS = frozenset({"paragraph", "subsection", "subsubsection", "label", "ref", "cref", "Cref",
+                              "autoref", "eqref", "footnote", "etal", "eg", "ie", "nocite"})
+
+
+def _cite_names(text: str) -> frozenset[str]:
+    return frozenset(match.group("cmd") for match in CITE_COMMAND.finditer(text))
 
 
 def cited_keys(text: str) -> list[str]:
@@ -175,6 +179,9 @@ def validate_latex(text: str, allowed_keys: Collection[str]) -> ValidationResult
     text, dropped = filter_citations(text, allowed_keys)
     if dropped:
         problems.append("citations of keys outside the selected papers removed: " + ", ".join(sorted(set(dropped))))
+    text, escaped = sanitise_latex(text, SECTION_COMMANDS | _cite_names(text))
+    if escaped:
+        problems.append("unknown commands escaped: " + ", ".join(escaped))
     text, unbalanced = balance_braces(text)
     if unbalanced:
         problems.append(f"{unbalanced} unbalanced brace(s) removed")
