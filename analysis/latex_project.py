@@ -46,6 +46,7 @@ from relatex.analysis.latex_scan import (
     mask_text,
     read_arguments,
 )
+from relatex.analysis.project_boundary import is_inside
 from relatex.analysis.project_model import (
     BibItem,
     BibResource,
@@ -308,6 +309,10 @@ class _Loader:
                 if not exists:
                     self.add(Code.BIB_FILE_NOT_FOUND, Severity.ERROR, f"bibliography file '{name}' not found",
                              scan.path, start, end, {"target": name})
+                elif not is_inside(self.root_dir, resolved):
+                    self.add(Code.INCLUDE_OUTSIDE_ROOT, Severity.WARNING,
+                             f"bibliography '{name}' is outside the project directory {self.root_dir}: "
+                             "read, but relatex never writes to it", scan.path, start, end, {"target": name})
         starts = list(_THEBIBLIOGRAPHY_RE.finditer(scan.masked, 0, stop))
         previous_end = 0
         for index, m in enumerate(starts):

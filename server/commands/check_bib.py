@@ -90,9 +90,13 @@ def verify_bibliographies(
 
 
 def apply_corrections(
-    bibs: Mapping[Path, BibFile], edits: Sequence[TextEdit], err: TextIO | None = None
+    bibs: Mapping[Path, BibFile], edits: Sequence[TextEdit], err: TextIO | None = None,
+    root_dir: Path | None = None,
 ) -> list[Path]:
-    """Apply correction edits to the .bib files on disk; files changed since parsing are skipped."""
+    """Apply correction edits to the .bib files on disk; files changed since parsing, and files
+    outside the project folder ``root_dir``, are skipped."""
+    from relatex.analysis.project_boundary import write_refusal
+
     err = err or sys.stderr
     changed: list[Path] = []
     by_path: dict[Path, list[TextEdit]] = {}
@@ -100,6 +104,10 @@ def apply_corrections(
         by_path.setdefault(edit.path, []).append(edit)
     for path, file_edits in by_path.items():
         bib = bibs[path]
+        refusal = write_refusal(root_dir, path) if root_dir is not None else None
+        if refusal is not None:
+            print(f"relatex: {refusal}; not fixed", file=err)
+            continue
         try:
             write_edits(file_edits, {path: bib.text})
         except UnwritableText as exc:
@@ -164,7 +172,7 @@ def bib_findings(
         else:
             findings.extend(verdict_findings(verdict, entry, project.citations))
     if edits:
-        changed = set(apply_corrections(bibs, edits, err))
+        changed = set(apply_corrections(bibs, edits, err, project.root_dir))
         for entry, verdict in fixed:
             if entry.path in changed:
                 print(_describe_fix(entry, verdict), file=err)

@@ -40,6 +40,7 @@ def _print_err(message: str) -> None:
 def _write_section(args: argparse.Namespace, settings: RelatexSettings, project: Any, bibs: Any,
                    section: Any) -> int:
     """Apply the section and entries to the files (all or nothing) and say where and what."""
+    from relatex.analysis.project_boundary import check_writable
     from relatex.analysis.text_files import write_edits
     from relatex.writing.placement import describe_edits, find_related_section, plan_insertion
 
@@ -49,6 +50,7 @@ def _write_section(args: argparse.Namespace, settings: RelatexSettings, project:
     expected = {p: f.text for p, f in project.files.items()} | {p: b.text for p, b in bibs.items()}
     existing = find_related_section(project, title)
     try:
+        check_writable(project.root_dir, {edit.path for edit in edits})
         write_edits(edits, expected)
     except (OSError, ValueError) as exc:
         _print_err(f"nothing written: {exc}")

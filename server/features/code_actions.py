@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.hover import snapshot_for
 from relatex.server.features.quick_fixes import fixes_for
 from relatex.server.features.workspace_edits import build_workspace_edit
@@ -74,10 +75,14 @@ def register(server: RelatexServer) -> None:
                     versions = current_versions(server, snapshot, edits)
                     if versions is None:
                         continue  # planned on stale text: the next request gets a fresh one
+                    try:
+                        edit = build_workspace_edit(server, edits, snapshot.root.parent, snapshot.texts, versions)
+                    except OutsideProjectError as exc:
+                        log.warning("quick fix '%s' not offered: %s", title, exc)
+                        continue
                     actions.append(types.CodeAction(
                         title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
-                        edit=build_workspace_edit(server, edits, snapshot.texts, versions),
-                        is_preferred=len(fixes) == 1 or None,
+                        edit=edit, is_preferred=len(fixes) == 1 or None,
                     ))
         if path.suffix.lower() == ".tex" and wanted(only, GENERATE_KIND):
             actions.append(types.CodeAction(

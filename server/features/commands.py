@@ -10,6 +10,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.checks import background_pass
 from relatex.server.features.code_actions import current_versions
 from relatex.server.features.completion import ADD_ENTRY_COMMAND
@@ -139,7 +140,11 @@ def register(server: RelatexServer) -> None:
                 snapshot = await fresh_snapshot(server, snapshot.root)
                 edits = add_entry_edits(snapshot, record, key)
                 versions = current_versions(server, snapshot, edits)
-            edit = build_workspace_edit(server, edits, snapshot.texts, versions)
+            try:
+                edit = build_workspace_edit(server, edits, snapshot.root.parent, snapshot.texts, versions)
+            except OutsideProjectError as exc:
+                server.warn(f"relatex: {exc}")
+                return {"applied": False, "error": str(exc)}
             applied = await apply_workspace_edit(server, edit, f"Add {key}")
         return {"applied": applied, "key": key}
 

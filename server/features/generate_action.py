@@ -16,6 +16,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.code_actions import GENERATE_COMMAND, REPLACE_COMMAND, current_versions
 from relatex.server.features.progress import Cancelled, ProgressTask
 from relatex.server.features.workspace_edits import apply_workspace_edit, build_workspace_edit
@@ -142,7 +143,10 @@ async def run_generation(server: RelatexServer, uri: str, replace: bool = False)
             else:
                 raise GenerationError("the draft kept changing; nothing was applied, please try again")
             # positions in a large .bib are counted off the event loop
-            edit = await state.run(build_workspace_edit, server, edits, snapshot.texts, versions)
+            try:
+                edit = await state.run(build_workspace_edit, server, edits, root.parent, snapshot.texts, versions)
+            except OutsideProjectError as exc:
+                raise GenerationError(f"{exc}; nothing was applied") from exc
             if current_versions(server, snapshot, edits) != versions:
                 raise GenerationError("the draft changed while the edit was prepared; nothing was applied, "
                                       "please try again")

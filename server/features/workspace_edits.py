@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 
+from relatex.analysis.project_boundary import check_writable
 from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import path_to_uri
 
@@ -49,15 +50,18 @@ def supports_create(server: RelatexServer) -> bool:
     return types.ResourceOperationKind.Create in kinds
 
 
-def build_workspace_edit(server: RelatexServer, edits: Sequence[Any],
+def build_workspace_edit(server: RelatexServer, edits: Sequence[Any], root_dir: Path,
                          base_texts: Mapping[Path, str] | None = None,
                          versions: Mapping[Path, int | None] | None = None) -> types.WorkspaceEdit:
     """One WorkspaceEdit for ``edits``; offsets refer to ``base_texts`` (default: current texts).
 
     ``versions`` pins the document versions the edits were planned on; when omitted, the
-    versions of the open documents now are used.
+    versions of the open documents now are used. Raises
+    :class:`~relatex.analysis.project_boundary.OutsideProjectError` when an edit targets a file
+    outside the project folder ``root_dir`` (or not a .tex/.bib file).
     """
     state = server.state
+    check_writable(root_dir, [Path(edit.path) for edit in edits])
     by_path: dict[Path, list[Any]] = {}
     for edit in edits:
         by_path.setdefault(Path(edit.path).resolve(), []).append(edit)
