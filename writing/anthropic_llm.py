@@ -47,6 +47,19 @@ def _error_message(error: anthropic.APIStatusError) -> str:
     return str(error)
 
 
+class MalformedResponse(Exception):
+    """A 2xx answer whose body is not a Messages API message (bad JSON, missing content)."""
+
+
+# answers retried like a 5xx: a malformed body is usually a proxy or a server having a bad moment
+_MALFORMED = (MalformedResponse, ValueError, anthropic.APIResponseValidationError)
+
+
+def _one_line(error: Exception, limit: int = 160) -> str:
+    text = " ".join(str(error).split()) or type(error).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 class AnthropicLLM:
     """A Claude model (or any Anthropic-compatible endpoint) via the Messages API.
 
@@ -157,9 +170,14 @@ class AnthropicLLM:
                     f"({status}): {_error_message(error)}",
                     status=status, kind="unavailable",
                 ) from error
+            if isinstance(error, _MALFORMED):
+                raise LLMError(
+                    f"the model endpoint {self.base_url} sent a malformed response {self.max_retries + 1} times: "
+                    f"{_one_line(error)}", kind="unavailable",
+                ) from error
             raise LLMError(
-                f"cannot reach the model endpoint {self.base_url} after {self.max_retries} retries: {error}",
-                kind="unavailable",
+                f"cannot reach the model endpoint {self.base_url} after {self.max_retries} retries: "
+                f"{_one_line(error)}", kind="unavailable",
             ) from error
         delay = None
         if isinstance(error, anthropic.APIStatusError):
@@ -181,7 +199,7 @@ class AnthropicLLM:
                     raise self._fatal(error) from error
                 attempt += 1
                 self._wait(attempt, error)
-            except anthropic.APIConnectionError as error:  # includes timeouts
+            except (anthropic.APIConnectionError, *_MALFORMED) as error:  # connection errors include timeouts
                 attempt += 1
                 self._wait(attempt, error)
 
@@ -202,8 +220,7 @@ class AnthropicLLM:
             params["tools"] = [dict(t) for t in tools]
         if tool_choice:
             params["tool_choice"] = dict(tool_choice)
-        message = self._with_retries(lambda: self._client.messages.create(**params))
-        response = self._to_response(message)
+        response = self._with_retries(lambda: self._to_response(self._client.messages.create(**params)))
         self.meter.record(response)
         return response
 
@@ -234,13 +251,24 @@ class AnthropicLLM:
                     raise self._fatal(error) from error
                 attempt += 1
                 self._wait(attempt, error)
-            except anthropic.APIConnectionError as error:
+            except (anthropic.APIConnectionError, *_MALFORMED) as error:
                 if yielded:
-                    raise LLMError(f"the model stream was interrupted: {error}", kind="unavailable") from error
+                    raise LLMError(f"the model stream was interrupted: {_one_line(error)}",
+                                   kind="unavailable") from error
                 attempt += 1
                 self._wait(attempt, error)
 
     def _to_response(self, message: Any) -> LLMResponse:
+        content = getattr(message, "content", None)
+        usage = getattr(message, "usage", None)
+        if not isinstance(content, list) or usage is None:
+            raise MalformedResponse(f"the answer is not a message: {str(message)[:80]!r}")
+        try:
+            return self._convert(message)
+        except (AttributeError, TypeError) as error:
+            raise MalformedResponse(f"the answer is not a message: {error}") from error
+
+    def _convert(self, message: Any) -> LLMResponse:
         texts: list[str] = []
         tool_input: dict[str, Any] | None = None
         tool_name: str | None = None

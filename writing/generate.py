@@ -54,6 +54,7 @@ class WritingOptions:
     max_reader_steps: int | None = None  # None: one step per paper
     seed: int = 0
     on_text: Callable[[str], None] | None = None  # streamed text of the LLM writer, as it arrives
+    fallback_offline: bool = True  # False: a model that fails for good is an error, not the offline writer
 
 
 @dataclass(frozen=True)
@@ -189,7 +190,7 @@ def generate_related_work(
         except WritingCancelled as error:
             raise GenerationCancelled(str(error)) from error
         except LLMError as error:
-            if error.kind in FATAL_LLM_ERRORS:
+            if error.kind in FATAL_LLM_ERRORS or not options.fallback_offline:
                 raise
             warnings.append(f"the language model failed ({error}); the offline writer was used instead")
             log.warning("%s", warnings[-1])

@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(an existing related-work part is kept: the new text is added after it)")
     parser.add_argument("--replace", action="store_true", help="with --write: replace the body of the existing "
                         "related-work part instead, printing every line removed")
+    parser.add_argument("--fallback-offline", action="store_true",
+                        help="if the language model fails for good, use the offline writer instead of stopping")
 
 
 def _print_err(message: str) -> None:
@@ -136,11 +138,13 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         depth=params.depth,
         memory_tokens=settings.writing.memory_tokens,
         on_text=(lambda text: print(text, end="", file=sys.stderr, flush=True)) if streamed and args.verbose else None,
+        fallback_offline=bool(args.fallback_offline),
     )
     try:
         section = generate_related_work(project, bibs, selection, llm=llm, options=options, progress=progress)
     except LLMError as exc:
-        _print_err(str(exc))
+        hint = "" if args.fallback_offline else "; nothing written (--fallback-offline uses the offline writer)"
+        _print_err(f"{exc}{hint}")
         return 1
     except GenerationCancelled:
         _print_err("cancelled")
