@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-MAX_COPIED_WORDS = 12
+MAX_COPIED_WORDS = 8
 
 
 def _words(text: str) -> list[str]:
@@ -61,26 +61,3 @@ def longest_copied_run(text: str, sources: Sequence[str]) -> int:
                     best = length
             previous = current
     return best
-
-
-def break_copied_runs(text: str, guard: CopyGuard) -> str:
-    """Last resort: cut words out of copied runs until none is left (keeps LaTeX commands)."""
-    for _ in range(20):
-        hits = guard.copied(text)
-        if not hits:
-            return text
-        start, end = hits[0]
-        middle = start + (end - start) // 2
-        # remove the plain word at index ``middle`` of the word list from the text
-        count = -1
-        pieces = re.split(r"(\\[a-zA-Z]+\*?(?:\[[^\]]*\])*\{[^{}]*\}|\\[a-zA-Z]+|\s+)", text)
-        for index, piece in enumerate(pieces):
-            if not piece or piece.startswith("\\") or piece.isspace():
-                continue
-            tokens = re.findall(r"[a-z0-9]+", piece.lower())
-            if count + len(tokens) >= middle:
-                pieces[index] = "\u2026" if len(tokens) == 1 else re.sub(r"[A-Za-z0-9]+", "", piece, count=1)
-                break
-            count += len(tokens)
-        text = "".join(pieces)
-    return text

@@ -1,0 +1,188 @@
+"""Closing sentences of the offline writer: each theme related to the draft's own contribution.
+
+:func:`assign_aspects` gives each theme the aspect of the draft (an action or clause of its
+abstract, :mod:`relatex.writing.draft_aspects`) it overlaps most, distinct where possible;
+:func:`closing` writes the theme's last sentence from it, a different template per theme.
+:class:`Style` is the writer's reproducible template choice.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+from relatex.writing.contributions import shorten
+from relatex.writing.copy_guard import CopyGuard
+from relatex.writing.draft_aspects import DraftAspect
+from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_GENERIC
+from relatex.writing.plan import ThemeOutline, WritingPlan
+from relatex.writing.sentence_checks import well_formed
+
+T = TypeVar("T")
+
+
+@dataclass
+class Style:
+    """Template choice: random but reproducible, avoiding the templates used in the last sentences."""
+
+    rng: random.Random
+    recent: list[str] = field(default_factory=list)
+
+    def pick(self, options: Sequence[T]) -> T:
+        fresh = [o for o in options if str(o) not in self.recent[-3:]] or list(options)
+        choice = fresh[self.rng.randrange(len(fresh))]
+        self.recent.append(str(choice))
+        return choice
+
+
+def join_terms(terms: Sequence[str]) -> str:
+    kept: list[str] = []
+    for term in terms:  # "measure" and "measured" say the same thing
+        if term and not any(term[:5].lower() == k[:5].lower() for k in kept):
+            kept.append(term)
+    terms = kept
+    if not terms:
+        return "this topic"
+    if len(terms) == 1:
+        return terms[0]
+    return ", ".join(terms[:-1]) + " and " + terms[-1]
+
+
+def capitalise(text: str) -> str:
+    return text[:1].upper() + text[1:] if text else text
+
+
+_STEM_STOP = frozenset({"with", "from", "that", "this", "which", "their", "these", "those", "into", "over", "each",
+                        "every", "both", "such", "than", "then", "also", "they", "them", "when", "where", "while",
+                        "being", "been", "have", "does", "paper", "papers", "work", "works", "based", "using"})
+
+
+def _stems(text: str) -> set[str]:
+    """Crude word stems of a text (first five letters of words of four or more), for overlap."""
+    return {w[:5] for w in re.findall(r"[a-z][a-z\-]{3,}", text.lower()) if w not in _STEM_STOP}
+
+
+def _theme_weights(plan: WritingPlan, theme: ThemeOutline) -> dict[str, float]:
+    """How strongly each stem belongs to a theme: its label terms, then its titles, then its abstracts."""
+    briefs = [plan.papers[k] for k in theme.keys if k in plan.papers]
+    weights: dict[str, float] = {}
+    for stem in _stems(" ".join(theme.terms)):
+        weights[stem] = weights.get(stem, 0.0) + 3.0
+    for brief in briefs:
+        for stem in _stems(brief.record.title):
+            weights[stem] = weights.get(stem, 0.0) + 2.0 / len(briefs)
+        for stem in _stems(brief.record.abstract or ""):
+            weights[stem] = weights.get(stem, 0.0) + 1.0 / len(briefs)
+    return weights
+
+
+def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline],
+                   aspects: Sequence[DraftAspect]) -> dict[int, tuple[DraftAspect, float]]:
+    """The draft aspect each theme's closing sentence relates to: distinct aspects with the best
+    total overlap (exactly for a few themes, else greedily, best pairs first); once every aspect
+    is used, they are used again, least used first."""
+    table = [[0.0] * len(aspects) for _ in themes]
+    for t, theme in enumerate(themes):
+        weights = _theme_weights(plan, theme)
+        for a, aspect in enumerate(aspects):
+            table[t][a] = sum(min(4.0, weights.get(s, 0.0)) for s in _stems(aspect.text))
+    out: dict[int, tuple[DraftAspect, float]] = {}
+    if not aspects:
+        return out
+    if len(aspects) >= len(themes) and math.perm(len(aspects), len(themes)) <= 50_000:
+        best: tuple[float, tuple[int, ...]] = (-1.0, ())
+        for chosen in itertools.permutations(range(len(aspects)), len(themes)):
+            total = sum(table[t][a] for t, a in enumerate(chosen))
+            if total > best[0]:
+                best = (total, chosen)
+        return {t: (aspects[a], table[t][a]) for t, a in enumerate(best[1])}
+    pairs = sorted(((table[t][a], t, a) for t in range(len(themes)) for a in range(len(aspects))),
+                   key=lambda s: (-s[0], s[1], s[2]))
+    uses = [0] * len(aspects)
+    while len(out) < len(themes):
+        least = min(uses)
+        score, t, a = next(p for p in pairs if p[1] not in out and uses[p[2]] == least)
+        out[t] = (aspects[a], score)
+        uses[a] += 1
+    return out
+
+
+def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
+            used: set[str] | None = None, guard: CopyGuard | None = None) -> str:
+    """The theme related to the draft, through the aspect of the draft closest to it; a template
+    already used for another theme (``used``) is taken again only when none is left. The
+    aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
+    with its trailing modifiers dropped, else the theme is related to the draft in general."""
+    used = set() if used is None else used
+
+    def pick(options: Sequence[str]) -> str:
+        choice = style.pick([o for o in options if o not in used] or list(options))
+        used.add(choice)
+        return choice
+
+    term = theme_label(theme, short=True)
+    if aspect is None:
+        return pick(CLOSING_GENERIC).format(term=term, topic="the setting of our paper")
+    found, score = aspect
+    options: Sequence[str]
+    if found.kind == "action":
+        options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])
+        template = pick(options)
+        if found.subject == "we":
+            template = template.replace("{Subject} builds", "We build")
+    else:
+        template = pick(CLOSING_CLAUSE if score > 0 else (CLOSING_CLAUSE[1],))
+    for text in _compressions(found.text):
+        sentence = template.format(term=term, subject=found.subject, Subject=capitalise(found.subject),
+                                   action=text, clause=text)
+        if (guard is None or guard.ok(sentence)) and well_formed(sentence) and f"aspect:{text}" not in used:
+            used.add(f"aspect:{text}")  # each paragraph relates a different part of the draft
+            return sentence
+    return pick(CLOSING_GENERIC).format(term=term, topic="the setting of our paper")
+
+
+def _compressions(text: str) -> list[str]:
+    """The aspect whole, then with its trailing modifiers dropped (cut before a preposition)."""
+    out = [text]
+    for limit in (9, 7, 5):
+        short = shorten(text, limit, cut_clauses=False)
+        if len(short.split()) >= 3 and short not in out:
+            out.append(short)
+    return out
+
+
+_LABEL_STOP_START = frozenset({"fine-tune", "fine-tuning", "use", "using", "train", "training", "learn", "improve",
+                               "propose", "towards", "toward", "via", "based", "new", "novel", "approach", "method"})
+_LABEL_DANGLING = frozenset({"and", "or", "of", "for", "with", "to", "in", "on", "the", "a", "an", "by", "from", "via"})
+
+
+def _clean_term(term: str) -> str:
+    words = term.replace(",", " ").split()
+    while words and words[-1].lower() in _LABEL_DANGLING:
+        words.pop()
+    while words and words[0].lower() in _LABEL_DANGLING:
+        words.pop(0)
+    text = " ".join(words)
+    if not words or re.search(r"\d", text) or re.match(r"theme\b", text, re.I):
+        return ""
+    if words[0].lower() in _LABEL_STOP_START or re.search(r"\b(?:and|or)\b", text):
+        return ""  # "fine-tune BERT", "graph and networks": not a noun phrase a researcher would write
+    return text
+
+
+def theme_label(theme: ThemeOutline, short: bool = False) -> str:
+    """A noun phrase naming the theme: its clean key phrases (no numbers, no "theme N", no
+    dangling conjunctions, none inside another), at most two (one with ``short``)."""
+    kept: list[str] = []
+    for term in (*theme.terms, theme.label):
+        clean = _clean_term(term)
+        low = clean.lower()
+        if clean and not any(low[:5] == k.lower()[:5] or low in k.lower() or k.lower() in low for k in kept):
+            kept.append(clean)
+    kept = kept[: 1 if short else 2]
+    return join_terms(kept) if kept else "closely related problems"

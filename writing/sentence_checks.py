@@ -1,0 +1,89 @@
+"""Whether a generated sentence is whole: a main verb, a proper ending, balanced quotes.
+
+The offline writer compresses phrases by dropping whole modifiers and clauses; a candidate that
+still comes out garbled ("employs GreenSpyder to U.", "two key components, i.", a sentence
+without a verb, an opened quotation never closed) is rejected here and the next phrasing tried.
+"""
+
+from __future__ import annotations
+
+import re
+
+from relatex.analysis.sentences import split_sentences
+from relatex.writing.contributions import DANGLING, has_finite_verb
+from relatex.writing.offline_templates import VERBS
+
+_CITE_TEXTUAL = re.compile(r"\\(?:citet|textcite|citeauthor|Citet|Textcite)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
+_CITE_ANY = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
+_TEMPLATE_VERBS = frozenset(form for forms in VERBS.values() for pair in forms for form in pair) | {
+    "concerns", "deals", "centres", "forms", "includes", "address", "addresses", "tackle", "rests", "builds",
+    "extend", "extends", "lies", "bears", "draws", "inform", "applies", "take", "takes", "return", "reviews",
+    "treat", "build", "differs", "goes", "adds", "relate", "relates", "leave", "leaves", "covers", "focus",
+    "focuses", "shows", "suggests", "indicate", "indicates", "report", "reports", "is", "are", "was", "were",
+}
+_IRREGULAR_PARTICIPLES = frozenset({"built", "made", "done", "given", "known", "taken", "found", "shown", "seen",
+                                    "written", "chosen", "held", "kept", "led", "put", "set", "brought", "thought"})
+_ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc"}
+
+
+def plain_sentence(sentence: str) -> str:
+    """The sentence as read: a textual citation becomes a name, other citations disappear."""
+    text = _CITE_TEXTUAL.sub("Smith", sentence)
+    text = _CITE_ANY.sub("", text)
+    return " ".join(text.replace("~", " ").split())
+
+
+def _has_main_verb(text: str) -> bool:
+    words = re.findall(r"[A-Za-z][A-Za-z-]*", text)
+    return has_finite_verb(text) or any(w.lower() in _TEMPLATE_VERBS for w in words[1:])
+
+
+def _balanced(text: str) -> bool:
+    if text.count("``") != text.count("''") or text.count('"') % 2:
+        return False
+    if text.count("\u201c") != text.count("\u201d"):
+        return False
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]") and \
+        text.count("{") == text.count("}")
+
+
+def garbled_reason(sentence: str) -> str:
+    """Why the sentence is not a whole, well-formed sentence ("" when it is)."""
+    if not sentence.strip():
+        return "empty"
+    text = plain_sentence(sentence)
+    if not _balanced(sentence):
+        return "unbalanced quotes or brackets"
+    if "\u2026" in text or re.search(r"\s[,;:.]", text):
+        return "a word removed"
+    if not _has_main_verb(text):
+        return "no main verb"
+    words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.'-]*", text.rstrip(".!?;: "))
+    if not words:
+        return "no words"
+    last = words[-1].rstrip(".").lower()
+    if len(last) == 1 and last not in {"x", "k", "n"} or last in _ARTICLES_AND_LINKS:
+        return f"ends on '{words[-1]}'"
+    before = words[-2].lower() if len(words) > 1 else ""
+    if last in _IRREGULAR_PARTICIPLES or (last.endswith("ing") and (before.endswith("ly") or before in
+                                                                     {"of", "for", "to", "by", "in"})):
+        return f"ends on the verb '{words[-1]}' without its object"
+    if re.search(r"\b(?:and|or|but|of|the|a|an)\s+(?:and|or|but|of|the|a|an)\b", text, re.I):
+        return "doubled function word"
+    return ""
+
+
+def well_formed(sentence: str) -> bool:
+    return not garbled_reason(sentence)
+
+
+def sentences_garbled(text: str) -> list[tuple[str, str]]:
+    """(sentence, reason) for every garbled sentence of a written section (comment lines skipped)."""
+    body = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith("%"))
+    out: list[tuple[str, str]] = []
+    for start, end in split_sentences(body):
+        sentence = body[start:end]
+        reason = garbled_reason(sentence)
+        if reason:
+            out.append((sentence, reason))
+    return out
