@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, str] = {
     "search": "Search the knowledge base (hybrid, dense or BM25).",
     "related": "Show the papers chosen for a draft's related work, grouped by theme and layer.",
     "generate": "Write a related-work section for a draft, with verified BibTeX entries.",
+    "status": "Say which knowledge base is used: its folder, size, embedding model and age.",
     "serve": "Run the language server (stdio by default).",
 }
 
@@ -44,7 +45,15 @@ def _settings_from_args(args: argparse.Namespace) -> RelatexSettings:
     return settings
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the first word that is not an option)."""
+    word = next((arg for arg in argv if not arg.startswith("-")), None)
+    return word if word in SUBCOMMANDS else None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser; with ``only``, just that subcommand's module is imported (a quick start for
+    ``relatex serve``, which an editor launches and waits for)."""
     parser = argparse.ArgumentParser(
         prog="relatex",
         description="relatex: writes and verifies the related-work section of LaTeX drafts.",
@@ -60,14 +69,16 @@ def build_parser() -> argparse.ArgumentParser:
         online.add_argument("--online", dest="online", action="store_true", default=None,
                             help="use online sources (OpenAlex, Semantic Scholar, Crossref, arXiv, DBLP)")
         online.add_argument("--offline", dest="online", action="store_false", help="never use the network")
-        module = importlib.import_module(f"relatex.server.commands.{name}")
-        module.add_arguments(sp)
+        if only is None or name == only:
+            module = importlib.import_module(f"relatex.server.commands.{name}")
+            module.add_arguments(sp)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(chosen_command(words))
+    args = parser.parse_args(words)
     logging.basicConfig(
         stream=sys.stderr,
         level=logging.WARNING - 10 * min(args.verbose, 2),

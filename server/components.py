@@ -9,6 +9,7 @@ from relatex.retrieval.embedding import Embedder, FastEmbedEmbedder, HashingEmbe
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.retrieval.vector_store import QdrantServerStore, VectorStore
 from relatex.server.config import RelatexSettings
+from relatex.server.kb_status import missing_message
 
 HASHING_PREFIX = "hashing-"
 
@@ -62,10 +63,7 @@ def open_knowledge_base(settings: RelatexSettings, read_only: bool = False) -> K
     stored = stored_embedding_model(data_dir)
     wanted = settings.knowledge_base.embedding_model.strip()
     if read_only and stored is None and not (data_dir / "records.sqlite").exists():
-        raise FileNotFoundError(
-            f"no knowledge base at {data_dir}; create one with `relatex index SOURCE` "
-            "(a .bib file, arXiv/OpenAlex/Semantic Scholar JSON lines)"
-        )
+        raise FileNotFoundError(missing_message(settings))
     embedder: Embedder | None = None
     if stored is None or stored[0] != wanted:
         embedder = make_embedder(settings)

@@ -36,6 +36,7 @@ FEATURE_MODULES = (
     "code_actions",
     "generate_action",
     "commands",
+    "knowledge_base",
 )
 
 

@@ -151,6 +151,7 @@ class WorkspaceState:
         self.summary_failure: tuple[Any, float] | None = None  # (LLM settings, monotonic time) of the last failure
         self._kb: Any = None
         self._kb_failed: str | None = None
+        self.kb_loaded = False  # opened and warmed up (vectors, model) by the background load
         self._pending: dict[Path, asyncio.Task[None]] = {}
         self.closing = False
         self.diagnostics: dict[str, dict[Path, list[Any]]] = {}  # uri -> root -> diagnostics
@@ -304,6 +305,7 @@ class WorkspaceState:
                     log.exception("closing the knowledge base failed")
             self._kb = None
             self._kb_failed = None
+            self.kb_loaded = False
 
     def shutdown(self) -> None:
         self.closing = True
@@ -312,8 +314,6 @@ class WorkspaceState:
         self._pending.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)
         self.reset_knowledge_base()
-
-
 
 
 def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], settings: RelatexSettings) -> None:
@@ -354,7 +354,6 @@ def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSett
     for path, bib in bibs.items():
         texts[path] = bib.text
     return ProjectSnapshot(root, generation, project, bibs, tuple(findings), texts)
-
 
 
 #: A first analysis shows the draft's diagnostics from the key summaries when its .bib files

@@ -31,6 +31,7 @@ from relatex.retrieval.authorities import KnowledgeBaseAuthority, online_authori
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.retrieval.online.http import OnlineStatus
 from relatex.server.config import RelatexSettings
+from relatex.server.kb_status import index_command
 
 log = logging.getLogger(__name__)
 
@@ -151,7 +152,7 @@ def bib_findings(
             authorities = build_authorities(settings, stack, status)
         if not authorities:
             print("relatex: no knowledge base and online sources are off: the bibliography was not verified "
-                  "(index papers with `relatex index`, or use --online)", file=err)
+                  f"(build a knowledge base with `{index_command(settings)}` in the project folder, or use --online)", file=err)
             return []
 
         def progress(done: int, total: int) -> None:

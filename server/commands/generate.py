@@ -15,6 +15,7 @@ from typing import Any
 
 from relatex.server.commands.related import params_from
 from relatex.server.config import RelatexSettings
+from relatex.server.kb_status import index_command
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -115,7 +116,8 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
     try:
         if len(kb) == 0:
             data_dir = settings.knowledge_base.resolved_data_dir()
-            _print_err(f"the knowledge base at {data_dir} is empty; run `relatex index FILE --data-dir ...` first")
+            _print_err(f"the knowledge base at {data_dir} is empty; run `{index_command(settings)}` in the "
+                       "project folder first")
             return 2
         print(f"relatex: choosing papers among {len(kb)} in the knowledge base", file=sys.stderr)
         draft = draft_context(project, bibs, kb)

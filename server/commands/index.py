@@ -23,11 +23,13 @@ from relatex.retrieval.sources import open_source
 from relatex.retrieval.sources.base import RecordSource
 from relatex.server.components import open_knowledge_base
 from relatex.server.config import RelatexSettings
+from relatex.server.kb_sources import build_sources
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("sources", nargs="+", metavar="SOURCE",
-                        help=".bib/.bib.gz file or directory, or arXiv / OpenAlex / Semantic Scholar JSON lines")
+    parser.add_argument("sources", nargs="*", metavar="SOURCE",
+                        help=".bib/.bib.gz file or directory, or arXiv / OpenAlex / Semantic Scholar JSON lines "
+                        "(default: the current project's .bib files plus knowledgeBase.sources)")
     parser.add_argument("--name", help="source name used to detect removed records (default: from the path); "
                         "only with a single SOURCE")
     parser.add_argument("--kind", choices=("bibtex", "arxiv", "openalex", "s2"), help="source format (default: detect)")
@@ -102,12 +104,27 @@ def summary_text(summary: IndexSummary) -> str:
     return "\n".join(lines)
 
 
-def _sources(args: argparse.Namespace) -> list[RecordSource]:
-    if args.name and len(args.sources) > 1:
+def _source_paths(args: argparse.Namespace, settings: RelatexSettings) -> list[str]:
+    """The SOURCE arguments, or the current project's bibliographies when none are given."""
+    if args.sources:
+        return list(args.sources)
+    found = [str(path) for path in build_sources(Path.cwd(), settings)]
+    if not found:
+        raise FileNotFoundError(f"no .bib files in {Path.cwd()} and no knowledgeBase.sources configured; "
+                                "give the files to index: relatex index FILE.bib ...")
+    print("relatex index: the project's bibliographies: " + ", ".join(found), file=sys.stderr)
+    return found
+
+
+def _sources(args: argparse.Namespace, settings: RelatexSettings) -> list[RecordSource]:
+    paths = _source_paths(args, settings)
+    if args.name and len(paths) > 1:
         raise ValueError("--name needs exactly one SOURCE")
     result = []
-    for raw in args.sources:
-        source = open_source(Path(raw).expanduser(), name=args.name, kind=args.kind)
+    for raw in paths:
+        # a project's files are named by their path: another project's references.bib is another source
+        name = args.name if args.sources else raw
+        source = open_source(Path(raw).expanduser(), name=name, kind=args.kind)
         if args.types and hasattr(source, "entry_types"):
             source.entry_types = {t.strip().lower() for t in args.types.split(",") if t.strip()}
         result.append(source.limited(args.limit) if args.limit is not None else source)
@@ -116,7 +133,7 @@ def _sources(args: argparse.Namespace) -> list[RecordSource]:
 
 def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
     try:
-        sources = _sources(args)
+        sources = _sources(args, settings)
     except (FileNotFoundError, ValueError) as exc:
         print(f"relatex index: {exc}", file=sys.stderr)
         return 2

@@ -11,6 +11,7 @@ from lsprotocol import types
 
 from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.hover import snapshot_for
+from relatex.server.features.knowledge_base import knowledge_base_actions
 from relatex.server.features.quick_fixes import fixes_for
 from relatex.server.features.workspace_edits import build_workspace_edit
 from relatex.server.workspace_state import ProjectSnapshot, optional_module, uri_to_path
@@ -84,6 +85,7 @@ def register(server: RelatexServer) -> None:
                         title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
                         edit=edit, is_preferred=len(fixes) == 1 or None,
                     ))
+        actions += [a for a in knowledge_base_actions(server, uri) if wanted(only, str(a.kind))]
         if path.suffix.lower() == ".tex" and wanted(only, GENERATE_KIND):
             actions.append(types.CodeAction(
                 title="Generate related work",

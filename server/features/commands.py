@@ -16,10 +16,11 @@ from relatex.server.features.code_actions import current_versions
 from relatex.server.features.completion import ADD_ENTRY_COMMAND
 from relatex.server.features.generate_action import fresh_snapshot
 from relatex.server.features.hover import snapshot_for
+from relatex.server.features.knowledge_base import index_paths
 from relatex.server.features.progress import ProgressTask
 from relatex.server.features.quick_fixes import add_entry_edits
 from relatex.server.features.workspace_edits import apply_workspace_edit, build_workspace_edit
-from relatex.server.workspace_state import BackgroundResults, ProjectSnapshot, optional_module, uri_to_path
+from relatex.server.workspace_state import BackgroundResults, ProjectSnapshot, uri_to_path
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
@@ -34,30 +35,12 @@ DOCUMENT_TEXT = "relatex/documentText"
 
 def reindex(server: RelatexServer, task: ProgressTask) -> dict[str, Any]:
     """Index ``knowledgeBase.sources`` into the knowledge base (runs in the executor)."""
-    settings = server.settings
-    components = optional_module("server.components")
-    sources_module = optional_module("retrieval.sources")
-    if components is None or sources_module is None or not hasattr(sources_module, "open_source"):
-        raise RuntimeError("indexing is not available in this installation")
-    if not settings.knowledge_base.sources:
-        server.warn("relatex: no knowledge-base sources configured (relatex.knowledgeBase.sources)")
+    sources = [Path(source).expanduser() for source in server.settings.knowledge_base.sources]
+    if not sources:
+        server.warn("relatex: no knowledge-base sources configured (relatex.knowledgeBase.sources); "
+                    "\"Build knowledge base from this project\" indexes the project's .bib files")
         return {"indexed": 0}
-    server.state.reset_knowledge_base()
-    added = 0
-    with server.state.kb_lock:
-        kb = components.open_knowledge_base(settings, read_only=False)
-        try:
-            count = len(settings.knowledge_base.sources)
-            for number, source_path in enumerate(settings.knowledge_base.sources):
-                task.check()
-                source = sources_module.open_source(Path(source_path).expanduser())
-                summary = kb.index(source, progress=task.sub(number / count, (number + 1) / count, Path(source_path).name),
-                                   cancel=task.cancelled)
-                added += int(getattr(summary, "added", 0) or 0)
-        finally:
-            kb.close()
-    server.state.reset_knowledge_base()
-    return {"indexed": added}
+    return {"indexed": index_paths(server, task, sources, by_path=False)["added"]}
 
 
 async def recheck(server: RelatexServer, uri: str | None, task: ProgressTask, claims: bool) -> dict[str, Any]:

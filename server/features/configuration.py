@@ -73,6 +73,9 @@ def register(server: RelatexServer) -> None:
     @server.feature(types.INITIALIZED)
     async def on_initialized(params: types.InitializedParams) -> None:
         await refresh_settings(server)
+        from relatex.server.features.knowledge_base import start_loading
+
+        start_loading(server)
         if _supports_dynamic_watch(server):
             watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in WATCH_GLOBS]
             try:

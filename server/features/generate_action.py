@@ -84,7 +84,7 @@ def generate_section(state: WorkspaceState, snapshot: ProjectSnapshot, task: Pro
         raise GenerationError(snapshot.error or "the draft could not be read")
     kb = state.knowledge_base()
     if kb is None:
-        raise GenerationError(f"no knowledge base ({state.kb_error or 'not found'}); build one with `relatex index`")
+        raise GenerationError(state.kb_error or "no knowledge base")
     task.report("reading the draft", 0.02)
     context = draft.draft_context(snapshot.project, snapshot.bibs, kb)
     task.check()
@@ -156,6 +156,7 @@ async def run_generation(server: RelatexServer, uri: str, replace: bool = False)
         except Exception as exc:
             if not task.cancelled() and not isinstance(exc, Cancelled):
                 if isinstance(exc, GenerationError):
+                    task.outcome = f"failed: {exc}"
                     server.warn(f"relatex: {exc}")
                     return {"applied": False, "error": str(exc)}
                 raise

@@ -16,6 +16,7 @@ from lsprotocol import types
 from relatex.analysis.bibtex_model import BibEntry
 from relatex.retrieval.records import PaperRecord
 from relatex.server.features.cite_scan import KeyAt, bib_key_at, cite_key_at
+from relatex.server.features.markup import markup_for
 from relatex.server.positions import PositionMapper
 from relatex.server.workspace_state import BackgroundResults, ProjectSnapshot, uri_to_path
 
@@ -207,6 +208,6 @@ def register(server: RelatexServer) -> None:
             return None
         card, key_at = found
         return types.Hover(
-            contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=card),
+            contents=markup_for(server.client_capabilities, card),
             range=mapper.range(key_at.start, key_at.end),
         )

@@ -64,6 +64,9 @@ class ProgressTask:
         self._request = request_future(server)
         self._handler_task = asyncio.current_task()
         self._active = False
+        #: How the progress ends when the work returns normally: None is "done"; set it to say
+        #: "failed: ..." or "no knowledge base" when the work returned without doing its job.
+        self.outcome: str | None = None
 
     def _request_done(self, future: RequestFuture) -> None:
         """The request was answered or cancelled (``$/cancelRequest``); runs on the loop's thread."""
@@ -106,7 +109,10 @@ class ProgressTask:
         self._active = False
         if exc_type is not None and issubclass(exc_type, asyncio.CancelledError):  # type: ignore[arg-type]
             self.cancel_event.set()
-        self.end("cancelled" if self.cancel_event.is_set() else ("failed" if exc_type else "done"))
+        if self.cancel_event.is_set():
+            self.end("cancelled")
+        else:
+            self.end("failed" if exc_type else (self.outcome or "done"))
 
     def cancelled(self) -> bool:
         return self.cancel_event.is_set()

@@ -27,6 +27,14 @@ log = logging.getLogger(__name__)
 MAX_CANDIDATES = 5
 
 
+def short_title(title: str, limit: int) -> str:
+    """``title`` in at most ``limit`` characters, cut at a word boundary and marked with "…"."""
+    title = " ".join(title.split())
+    if len(title) <= limit:
+        return title
+    cut = title[:limit].rsplit(" ", 1)[0] if " " in title[:limit] else title[:limit]
+    return cut.rstrip(" ,;:.-") + "…"
+
 def edits_module() -> Any:
     module = optional_module("analysis.bib_edits")
     if module is None:
@@ -265,7 +273,7 @@ def claim_fixes(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[
         key = existing or new_key_for(record, snapshot)
         add = [] if existing else add_entry_edits(snapshot, record, key)
         body_start, body_end = cite_start + brace + 1, cite_end - 1
-        label = f"{record.title[:60]} ({verdict.label.replace('_', ' ')}, {verdict.score:.2f})"
+        label = f"{short_title(record.title, 60)} ({verdict.label.replace('_', ' ')}, {verdict.score:.2f})"
         if len(keys) == 1:
             fixes.append((f"Replace '{keys[0]}' with '{key}': {label}",
                           [text_edit(path, body_start, body_end, key), *add]))
@@ -286,7 +294,7 @@ def fixes_for(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[st
             return []
         fixes = []
         for record in kb_candidates_for_key(state, key)[:2]:
-            fixes.append((f"Add '{key}' from the knowledge base: {record.title[:70]} ({record.year or 'n.d.'})",
+            fixes.append((f"Add '{key}' from the knowledge base: {short_title(record.title, 70)} ({record.year or 'n.d.'})",
                           add_entry_edits(snapshot, record, key)))
         return fixes
     if code in (Code.BIB_MISMATCH, Code.BIB_PREPRINT_PUBLISHED):

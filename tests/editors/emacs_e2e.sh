@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real Emacs 28 + eglot: connect, hover, apply "Generate related work" on a copy of the example.
+# Real Emacs 28 + eglot: build the knowledge base from the editor, hover, apply "Generate related work".
 # Installs Debian's emacs-nox and elpa-eglot when they are missing.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -11,7 +11,7 @@ fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp -r "$repo/examples/demo" "$work/project"
-"$relatex" index "$repo/examples/demo/library.bib" --data-dir "$work/kb" >&2
+mkdir "$work/kb"  # a clean data folder: the test builds the knowledge base from the editor
 HOME="$work" timeout 400 emacs --batch -q -l "$repo/tests/editors/emacs_e2e.el" \
   "$repo" "$work/project" "$work/kb" "$relatex"
 grep -q '\\section{Related Work}' "$work/project/main.tex"

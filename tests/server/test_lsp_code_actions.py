@@ -106,7 +106,7 @@ async def test_generate_related_work_applies_one_exact_edit(start_editor: StartE
     assert text.index("\\section{Introduction}") < text.index("\\section{Related Work}") < text.index(
         "\\input{sections/method}")
     # progress was reported with stages and percentages, then ended
-    reports = [r for values in editor.client.progress_reports.values() for r in values]
+    reports = editor.progress("generating")
     assert isinstance(reports[0], types.WorkDoneProgressBegin) and isinstance(reports[-1], types.WorkDoneProgressEnd)
     percentages = [r.percentage for r in reports if isinstance(r, types.WorkDoneProgressReport) and r.percentage]
     assert percentages and percentages == sorted(percentages)
@@ -161,11 +161,15 @@ async def test_generation_can_be_cancelled_through_progress(start_editor: StartE
 
     task = asyncio.ensure_future(editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="relatex.generateRelatedWork", arguments=[uri])))
+    def generating() -> list[Any]:
+        return [token for token, values in editor.client.progress_reports.items()
+                if values and isinstance(values[0], types.WorkDoneProgressBegin) and "generating" in values[0].title]
+
     for _ in range(2000):
-        if any(editor.client.progress_reports.values()):
+        if generating():
             break
         await asyncio.sleep(0.01)
-    [token] = list(editor.client.progress_reports)
+    [token] = generating()
     editor.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
     outcome = await task
     assert outcome == {"applied": False, "cancelled": True}

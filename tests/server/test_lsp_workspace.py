@@ -92,8 +92,8 @@ async def test_verify_and_check_claims_commands_report_progress(start_editor: St
     claims = await editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="relatex.checkClaims", arguments=[uri]))
     assert sum(claims["claims"].values()) >= 10 and claims["claims"].get("not_addressed", 0) >= 1
-    ends = [r for reports in editor.client.progress_reports.values() for r in reports
-            if isinstance(r, types.WorkDoneProgressEnd)]
+    ends = [bar[-1] for bar in (editor.progress("verifying"), editor.progress("checking claims"))
+            if bar and isinstance(bar[-1], types.WorkDoneProgressEnd)]
     assert len(ends) == 2 and all(r.message == "done" for r in ends)
 
 
@@ -109,5 +109,5 @@ async def test_reindex_builds_the_configured_knowledge_base(start_editor: StartE
     entries = library.read_text(encoding="utf-8").count("\n@")
     assert outcome == {"indexed": entries}
     assert (data_dir / "default" / "records.sqlite").exists()
-    reports = [r for values in editor.client.progress_reports.values() for r in values]
+    reports = editor.progress("indexing")
     assert isinstance(reports[-1], types.WorkDoneProgressEnd) and reports[-1].message == "done"

@@ -8,6 +8,7 @@ import {
 } from "vscode-languageclient/node";
 import { findServer, missingServerMessage } from "./serverPath";
 import { forServer } from "./settings";
+import { KnowledgeBaseStatus, statusBarView } from "./kbStatus";
 
 export { findServer, missingServerMessage };
 
@@ -17,6 +18,7 @@ const SERVER_COMMANDS = [
   "relatex.verifyBibliography",
   "relatex.checkClaims",
   "relatex.reindex",
+  "relatex.buildKnowledgeBase",
 ];
 
 let client: LanguageClient | undefined;
@@ -91,6 +93,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   };
   client = new LanguageClient("relatex", "relatex", serverOptions, clientOptions);
+  const statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+  context.subscriptions.push(statusItem);
+  const showStatus = (status: KnowledgeBaseStatus | undefined): void => {
+    const view = statusBarView(status);
+    statusItem.text = view.text;
+    statusItem.tooltip = view.tooltip;
+    statusItem.command = view.command;
+    statusItem.show();
+  };
+  showStatus(undefined);
+  context.subscriptions.push(vscode.commands.registerCommand("relatex.showKnowledgeBaseStatus", async () => {
+    const status = (await client?.sendRequest("workspace/executeCommand", {
+      command: "relatex.knowledgeBaseStatus", arguments: [],
+    })) as KnowledgeBaseStatus | undefined;
+    showStatus(status);
+    if (status) {
+      void vscode.window.showInformationMessage(`relatex: ${status.text}`);
+    }
+  }));
+  context.subscriptions.push(client.onNotification("relatex/knowledgeBaseStatus", showStatus));
   await client.start();
   context.subscriptions.push({ dispose: () => void client?.stop() });
 }

@@ -6,6 +6,7 @@ import * as path from "node:path";
 import { test } from "node:test";
 import { findServer, missingServerMessage } from "../serverPath";
 import { forServer } from "../settings";
+import { KnowledgeBaseStatus, statusBarView } from "../kbStatus";
 
 function scratch(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), "relatex-vscode-"));
@@ -60,4 +61,24 @@ test("the settings sent to the server leave out the extension's own keys", () =>
   const sent = forServer({ server: { path: "/x/relatex" }, debounceMs: 50, knowledgeBase: { dataDir: "/kb" } });
   assert.deepEqual(sent, { debounceMs: 50, knowledgeBase: { dataDir: "/kb" } });
   assert.equal(forServer(null), null);
+});
+
+const status = (over: Partial<KnowledgeBaseStatus>): KnowledgeBaseStatus => ({
+  path: "/home/u/.local/share/relatex/default", exists: true, records: 41, model: "m", loaded: true,
+  text: "knowledge base /home/u/.local/share/relatex/default: 41 records", ...over,
+});
+
+test("no knowledge base: the status bar offers to build one from the project", () => {
+  const view = statusBarView(status({ exists: false, records: 0, text: "no knowledge base at /x/default" }));
+  assert.equal(view.command, "relatex.buildKnowledgeBase");
+  assert.match(view.text, /no knowledge base/);
+  assert.match(view.tooltip, /no knowledge base at \/x\/default/);
+});
+
+test("a loaded knowledge base shows its size; while loading it says so", () => {
+  assert.equal(statusBarView(status({})).text, "$(database) relatex: 41 papers");
+  assert.equal(statusBarView(status({ records: 112548, loaded: false })).text,
+    "$(database) relatex: 112,548 papers (loading)");
+  assert.equal(statusBarView(status({})).command, "relatex.showKnowledgeBaseStatus");
+  assert.match(statusBarView(undefined).text, /relatex/);
 });
