@@ -83,7 +83,7 @@ async def load_in_background(server: RelatexServer) -> None:
             found = False
         if not found and task.outcome is None:
             task.outcome = "no knowledge base"
-    payload = await loop.run_in_executor(background_executor(server.state), status_payload, server)
+    payload = await server.state.run(status_payload, server)
     notify_status(server, payload)
     if not found and not payload["exists"]:
         server.warn(f"relatex: {missing_message(server.settings)}", types.MessageType.Info)

@@ -54,9 +54,12 @@ async def test_build_knowledge_base_from_a_clean_data_folder(start_editor: Start
     await editor.diagnostics(uri, lambda ds: True, timeout=10)
     end = await ended(editor, "loading the knowledge base")
     assert end.message == "no knowledge base"
-    await asyncio.sleep(0.2)
-    assert any(str(data_dir / "default") in m.message and "relatex index --data-dir" in m.message
-               for m in editor.client.messages)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 15
+    while not any(str(data_dir / "default") in m.message and "relatex index --data-dir" in m.message
+                  for m in editor.client.messages):
+        assert loop.time() < deadline, [m.message for m in editor.client.messages]
+        await asyncio.sleep(0.05)
 
     # without a knowledge base, generation fails and its progress says so
     outcome = await execute(editor, "relatex.generateRelatedWork", uri)
@@ -75,7 +78,6 @@ async def test_build_knowledge_base_from_a_clean_data_folder(start_editor: Start
     assert isinstance(values[-1], types.WorkDoneProgressEnd) and values[-1].message == "done"
 
     # the knowledge base is loaded again in the background, and the offer disappears
-    loop = asyncio.get_running_loop()
     deadline = loop.time() + 30
     status = await execute(editor, STATUS)
     while not status["loaded"] and loop.time() < deadline:
