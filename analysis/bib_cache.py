@@ -27,7 +27,7 @@ from relatex.analysis.bibtex_model import BibEntry, BibFile
 
 log = logging.getLogger(__name__)
 
-DISK_FORMAT = 2
+DISK_FORMAT = 3  # 3: % comment lines inside entries, repeated fields reported
 #: Parsed files kept per cache directory (least recently used deleted first).
 MAX_PARSED_FILES = 32
 

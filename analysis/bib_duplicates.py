@@ -1,4 +1,4 @@
-"""Duplicate keys and duplicate works in bibliographies: a warning on every occurrence.
+"""Duplicate keys (one warning per key) and duplicate works in bibliographies.
 
 Two entries are the same work when they share a DOI or an arXiv id, or the same normalised
 title and first-author surname without conflicting DOIs.
@@ -23,7 +23,8 @@ def _entries(bibs: Mapping[Path, BibFile]) -> Iterable[BibEntry]:
 
 
 def duplicate_key_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
-    """A warning on every occurrence of a key defined more than once (across all files)."""
+    """One warning per key defined more than once (across all files), on its first repeat
+    (the definition BibTeX and biber skip), naming every other place it is defined."""
     by_key: dict[str, list[BibEntry]] = defaultdict(list)
     for entry in _entries(bibs):
         by_key[entry.key].append(entry)
@@ -31,16 +32,17 @@ def duplicate_key_findings(bibs: Mapping[Path, BibFile]) -> list[Finding]:
     for key, entries in by_key.items():
         if len(entries) < 2:
             continue
-        for entry in entries:
-            others = [e for e in entries if e is not entry]
-            where = ", ".join(_where(e, entry, bibs) for e in others)
-            findings.append(Finding(
-                Code.DUPLICATE_KEY, Severity.WARNING,
-                f"Duplicate key '{key}' (also defined {where})",
-                entry.path, entry.key_start, entry.key_end,
-                {"key": key, "entry_start": entry.start, "entry_end": entry.end,
-                 "others": [{"path": str(e.path), "start": e.start, "end": e.end} for e in others]},
-            ))
+        entry = entries[1]
+        others = [e for e in entries if e is not entry]
+        where = ", ".join(_where(e, entry, bibs) for e in others)
+        findings.append(Finding(
+            Code.DUPLICATE_KEY, Severity.WARNING,
+            f"Duplicate key '{key}' (also defined {where}; the first definition is used)",
+            entry.path, entry.key_start, entry.key_end,
+            {"key": key, "entry_start": entry.start, "entry_end": entry.end,
+             "others": [{"path": str(e.path), "start": e.key_start, "end": e.key_end,
+                         "entry_start": e.start, "entry_end": e.end} for e in others]},
+        ))
     return findings
 
 

@@ -30,7 +30,7 @@ log = logging.getLogger(__name__)
 PERSIST_MIN_ENTRIES = 2000
 #: Findings files kept in a cache directory (the least recently used go first).
 MAX_FINDINGS_FILES = 16
-_DISK_FORMAT = 1
+_DISK_FORMAT = 2  # 2: one duplicate-key finding per key
 
 BibsKey = tuple[tuple[str, str], ...]
 V = TypeVar("V")

@@ -30,7 +30,7 @@ _BRACE_END = re.compile(r"[{}]|\n[ \t]*@[A-Za-z]+[ \t]*[{(]")
 _PAREN_END = re.compile(r"[{}()]|\n[ \t]*@[A-Za-z]+[ \t]*[{(]")
 _BRACES = re.compile(r"[{}]")
 _QUOTE_SCAN = re.compile(r'[{}"]')
-_WS = re.compile(r"\s*")
+_WS = re.compile(r"(?:\s|%[^\n]*)*")  # biber reads a % line inside an entry as a comment
 _KEY = re.compile(r"[^\s,{}\"=#%]+(?=\s*[,}])|[^\s,{}\"=#%()]+")
 _FIELD_NAME = re.compile(r"([^\s=,{}\"#%()]+)\s*=\s*")
 _BARE = re.compile(r"[^\s,#{}\"()=%]+")
@@ -97,6 +97,7 @@ class BlockScanner:
         self.base = base
         self.lines = _LineCounter(text, first_line)
         self.stopped_at: int | None = None
+        self.repeated: list[tuple[int, int, str]] = []  # fields given twice in the current entry
 
     # -- findings -------------------------------------------------------------------------
     def _error(self, start: int, end: int, message: str, **data: object) -> Finding:
@@ -110,6 +111,21 @@ class BlockScanner:
             self.base + max(end, start),
             {"line": line, **data},
         )
+
+    def _repeated_fields(self, entry: BibEntry) -> Iterator[Finding]:
+        """A warning per field the entry gives twice (BibTeX and biber keep the first)."""
+        for start, end, name in self.repeated:
+            yield Finding(Code.DUPLICATE_FIELD, Severity.WARNING,
+                          f"Field '{name}' is given twice in '{entry.key}'; the first value is used",
+                          self.path, self.base + start, self.base + end,
+                          {"line": self.lines.line(start), "key": entry.key, "field": name})
+        self.repeated.clear()
+
+    def _field(self, fields: dict[str, str], name: str, value: str, start: int, end: int) -> None:
+        if name in fields:
+            self.repeated.append((start, end, name))
+        else:
+            fields[name] = value
 
     # -- blocks ---------------------------------------------------------------------------
     def scan(self, pos: int = 0, final: bool = True) -> Iterator[BibEntry | Finding]:
@@ -141,9 +157,11 @@ class BlockScanner:
             opener = match.group(2)
             body_start = match.end()
             if entry_type not in _SKIP_TYPES and entry_type != "string":
+                self.repeated.clear()
                 fast = self._fast_entry(at, entry_type, body_start, opener)
                 if fast is not None:
                     yield fast[0]
+                    yield from self._repeated_fields(fast[0])
                     pos = fast[1] + 1
                     continue
             close, resync = self._find_close(body_start, opener)
@@ -172,6 +190,7 @@ class BlockScanner:
                 if finding is not None:
                     yield finding
                 continue
+            self.repeated.clear()
             yield from self._read_entry(at, entry_type, body_start, close)
 
     def _fast_entry(self, at: int, entry_type: str, body_start: int, opener: str) -> tuple[BibEntry, int] | None:
@@ -279,10 +298,12 @@ class BlockScanner:
             if fallback is None:
                 return
             fields = fallback
-        yield make_entry(
+        entry = make_entry(
             key, entry_type, fields, self.path,
             self.base + at, self.base + close + 1, self.base + key_start, self.base + key_end,
         )
+        yield entry
+        yield from self._repeated_fields(entry)
 
     def _fallback(self, at: int, close: int) -> dict[str, str] | None:
         """Parse one block with bibtexparser; None when it fails too."""
@@ -319,7 +340,7 @@ class BlockScanner:
         while True:
             m = simple.match(text, pos, end)
             if m is not None and text[m.end():m.end() + 1] != "#":
-                fields.setdefault(_name(m.group(1)), m.group(2))
+                self._field(fields, _name(m.group(1)), m.group(2), m.start(1), m.end(1))
                 pos = m.end()
             else:
                 pos = _WS.match(text, pos, end).end()  # type: ignore[union-attr]
@@ -334,7 +355,7 @@ class BlockScanner:
                     raise _BlockError(pos, f"expected a field name, found {text[pos:pos + 12]!r}")
                 name = _name(name_match.group(1))
                 value, pos = self._parse_value(name_match.end(), end)
-                fields.setdefault(name, value)
+                self._field(fields, name, value, name_match.start(1), name_match.end(1))
                 pos = _WS.match(text, pos, end).end()  # type: ignore[union-attr]
             if pos >= end:
                 if closer is not None:

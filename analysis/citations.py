@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from relatex.analysis.cite_macros import CiteMacro, current_cite_macros, read_macro_arguments
+from relatex.analysis.cite_macros import CiteMacro, current_cite_macros, read_macro_key_groups
 from relatex.analysis.latex_scan import Group, iter_comma_items, read_arguments, read_group, skip_spaces
 from relatex.analysis.project_model import CitationKey, CitationSite
 
@@ -24,7 +24,7 @@ SINGLE_CITE_COMMANDS: frozenset[str] = frozenset(
         "citenum", "citetitle", "citeurl", "citedate", "citeA", "citeN", "citeNP", "citeyearNP",
         "shortcite", "shortciteN", "citeasnoun", "citepalias", "citetalias", "citefullauthor",
         "parencite", "textcite", "autocite", "footcite", "footcitetext", "smartcite", "supercite",
-        "fullcite", "footfullcite", "nocite", "citeauthoryear",
+        "fullcite", "footfullcite", "nocite", "citeauthoryear", "newcite", "possessivecite", "yrcite",
         "Cite", "Citep", "Citet", "Citealp", "Citealt", "Citeauthor", "Parencite", "Textcite",
         "Autocite", "Footcite", "Footcitetext", "Smartcite", "Supercite", "Citetitle",
     }
@@ -42,7 +42,7 @@ TEXTUAL_CITE_COMMANDS: frozenset[str] = frozenset(
     {
         "citet", "Citet", "citealt", "Citealt", "citeauthor", "Citeauthor", "textcite", "Textcite",
         "textcites", "Textcites", "citeA", "citeN", "shortciteN", "citeasnoun", "citetalias",
-        "citefullauthor", "fullcite", "citetitle", "Citetitle",
+        "citefullauthor", "fullcite", "citetitle", "Citetitle", "newcite", "possessivecite",
     }
 )
 ALL_CITE_COMMANDS: frozenset[str] = SINGLE_CITE_COMMANDS | MULTI_CITE_COMMANDS
@@ -50,6 +50,31 @@ ALL_CITE_COMMANDS: frozenset[str] = SINGLE_CITE_COMMANDS | MULTI_CITE_COMMANDS
 CITE_RE = re.compile(
     r"\\(" + "|".join(sorted(ALL_CITE_COMMANDS, key=len, reverse=True)) + r")(?![A-Za-z@])(\*?)"
 )
+# Any control word containing "cite": a citation when its argument looks like keys (a command of a
+# class or package the project does not ship, ``\parenciteseveral{a,b}``), unless it is one of these.
+CITE_NAME_PATTERN = r"[A-Za-z]*[cC]ite[A-Za-z]*"
+NOT_CITE_COMMANDS: frozenset[str] = frozenset(
+    {
+        "setcitestyle", "citestyle", "citetext", "citenumfont", "citeleft", "citeright", "citepunct",
+        "citemid", "citedash", "citeform", "bibcite", "citeindextrue", "citeindexfalse", "citeindextype",
+        "DeclareCiteCommand", "citesetup", "citereset", "citetrackerfalse", "citetrackertrue",
+        "citeauthorfont", "citeyearfont", "citecolor", "ifciteseen", "citestyleoptions", "citation",
+        "excite", "recite",
+    }
+)
+ANY_CITE_RE = re.compile(r"\\(" + CITE_NAME_PATTERN + r")(?![A-Za-z@])(\*?)")
+_KEY_LIKE = re.compile(r"[^\s\\{}#%~$^&]+")
+
+
+def is_cite_command(name: str) -> bool:
+    """Whether a control word (without backslash or star) is read as a citation command."""
+    return name in ALL_CITE_COMMANDS or ("cite" in name.lower() and name not in NOT_CITE_COMMANDS)
+
+
+def keys_look_like_keys(text: str) -> bool:
+    """Whether a brace group's content is a comma-separated list of citation keys."""
+    items = [item.strip() for item in text.split(",")]
+    return any(items) and all(not item or _KEY_LIKE.fullmatch(item) for item in items)
 _ARGUMENT_LIMIT = 3000
 
 
@@ -136,17 +161,23 @@ def find_citations(path: Path, text: str, masked: str, end: int | None = None) -
     Sentence ranges are left at the command's own range; the project loader fills them in.
     """
     sites: list[CitationSite] = []
-    for m in CITE_RE.finditer(masked, 0, len(masked) if end is None else end):
+    macros = current_cite_macros()
+    for m in ANY_CITE_RE.finditer(masked, 0, len(masked) if end is None else end):
         name = m.group(1)
+        known = name in ALL_CITE_COMMANDS
+        if name in macros or not is_cite_command(name) or _defined_here(masked, m.start()):
+            continue
         args = read_citation_arguments(masked, m.end(), name)
         if args is None:
+            continue
+        if not known and not all(keys_look_like_keys(masked[g.content_start:g.content_end]) for g in args.key_groups):
             continue
         keys: list[CitationKey] = []
         for group in args.key_groups:
             for start, stop in iter_comma_items(masked, group.content_start, group.content_end):
                 keys.append(CitationKey(text[start:stop], path, start, stop))
-        if any("#" in key.key for key in keys):
-            continue  # inside a macro definition (\newcommand{\mycite}[1]{\cite{#1}})
+        if any("#" in key.key or "\\" in key.key for key in keys):
+            continue  # inside a macro definition (\newcommand{\mycite}[1]{\cite{#1}}, \renewcommand\cite{\citep})
         sites.append(
             CitationSite(
                 command=name + m.group(2),
@@ -160,11 +191,21 @@ def find_citations(path: Path, text: str, masked: str, end: int | None = None) -
                 sentence_end=args.end,
             )
         )
-    macros = current_cite_macros()
     if macros:
         sites.extend(_macro_citations(path, text, masked, end, macros))
         sites.sort(key=lambda site: site.start)
     return sites
+
+
+_DEFINITION_BEFORE = re.compile(
+    r"\\(?:(?:re)?newcommand|providecommand|DeclareRobustCommand|(?:g|e|x)?def|let|(?:New|Renew|Provide|Declare)"
+    r"DocumentCommand|DeclareCiteCommand|(?:re)?newbibmacro)\*?[ \t\r\n]*\{?[ \t\r\n]*$"
+)
+
+
+def _defined_here(masked: str, start: int) -> bool:
+    """Whether the command at ``start`` is the name being (re)defined, not a use."""
+    return _DEFINITION_BEFORE.search(masked, max(0, start - 40), start) is not None
 
 
 def _macro_citations(path: Path, text: str, masked: str, end: int | None,
@@ -175,11 +216,12 @@ def _macro_citations(path: Path, text: str, masked: str, end: int | None,
     sites: list[CitationSite] = []
     for m in pattern.finditer(masked, 0, len(masked) if end is None else end):
         macro = macros[m.group(1)]
-        found = read_macro_arguments(masked, m.end(), macro)
+        found = read_macro_key_groups(masked, m.end(), macro)
         if found is None:
             continue
-        keys_start, keys_end, stop = found
-        keys = tuple(CitationKey(text[a:b], path, a, b) for a, b in iter_comma_items(masked, keys_start, keys_end))
+        groups, stop = found
+        keys = tuple(CitationKey(text[a:b], path, a, b) for group_start, group_end in groups
+                     for a, b in iter_comma_items(masked, group_start, group_end))
         if any("#" in key.key for key in keys):
             continue  # inside another macro's definition
         sites.append(CitationSite(command=macro.base, keys=keys, path=path, start=m.start(), end=stop,

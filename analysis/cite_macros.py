@@ -31,6 +31,11 @@ class CiteMacro:
     args: tuple[str, ...]
     key_arg: int
     base: str
+    more_key_args: tuple[int, ...] = ()  # further arguments holding keys (``\\cite{#1,#2}``)
+
+    @property
+    def key_args(self) -> tuple[int, ...]:
+        return (self.key_arg, *self.more_key_args)
 
 
 CiteMacros = tuple[CiteMacro, ...]
@@ -64,29 +69,34 @@ def using_cite_macros(macros: Iterable[CiteMacro]) -> Iterator[None]:
         _current.reset(token)
 
 
-def _body_citation(body: str) -> tuple[int, str] | None:
-    """(0-based argument number, command) when ``body`` cites the keys of one argument."""
+def _body_citation(body: str) -> tuple[tuple[int, ...], str] | None:
+    """(0-based argument numbers, command) when ``body`` cites the keys of its arguments
+    (``\\cite{#1}``, ``\\cite{#1,#2}``, ``\\citep{#1}\\citep{#2}``)."""
     from relatex.analysis.citations import CITE_RE, read_citation_arguments
 
+    found: dict[int, None] = {}
+    base = ""
     for match in CITE_RE.finditer(body):
         args = read_citation_arguments(body, match.end(), match.group(1))
         if args is None:
             continue
         for group in args.key_groups:
-            parameter = _PARAMETER.match(body[group.content_start:group.content_end].strip())
-            if parameter is not None:
-                return int(parameter.group(1)) - 1, match.group(1)
-    return None
+            for item in body[group.content_start:group.content_end].split(","):
+                parameter = _PARAMETER.match(item.strip())
+                if parameter is not None:
+                    found.setdefault(int(parameter.group(1)) - 1, None)
+                    base = base or match.group(1)
+    return (tuple(found), base) if found else None
 
 
 def _macro(name: str, spec: tuple[str, ...], body: str) -> CiteMacro | None:
     found = _body_citation(body)
     if found is None:
         return None
-    key_arg, base = found
-    if key_arg >= len(spec) or spec[key_arg] != "m":
+    key_args, base = found
+    if any(index >= len(spec) or spec[index] != "m" for index in key_args):
         return None
-    return CiteMacro(name, spec, key_arg, base)
+    return CiteMacro(name, spec, key_args[0], base, key_args[1:])
 
 
 @lru_cache(maxsize=256)
@@ -133,11 +143,12 @@ def find_cite_macros(masked: str) -> CiteMacros:
     return tuple(macros)
 
 
-def read_macro_arguments(text: str, pos: int, macro: CiteMacro) -> tuple[int, int, int] | None:
-    """(keys start, keys end, end of the command) of a use of ``macro`` whose name ends at
-    ``pos``; None when a mandatory argument is missing or unclosed."""
+def read_macro_key_groups(text: str, pos: int, macro: CiteMacro) -> tuple[list[tuple[int, int]], int] | None:
+    """The ranges of every key argument of a use of ``macro`` whose name ends at ``pos``, and
+    the end of the command; None when a mandatory argument is missing or unclosed."""
     cursor = pos
-    keys: tuple[int, int] | None = None
+    keys: list[tuple[int, int]] = []
+    wanted = set(macro.key_args)
     for index, kind in enumerate(macro.args):
         at = skip_spaces(text, cursor, allow_paragraph=False)
         opening = "[" if kind == "o" else "{"
@@ -148,9 +159,16 @@ def read_macro_arguments(text: str, pos: int, macro: CiteMacro) -> tuple[int, in
         group = read_group(text, at, opening, "]" if kind == "o" else "}", limit=3000)
         if group is None or not group.closed:
             return None
-        if index == macro.key_arg:
-            keys = (group.content_start, group.content_end)
+        if index in wanted:
+            keys.append((group.content_start, group.content_end))
         cursor = group.end
-    if keys is None:
+    return (keys, cursor) if keys else None
+
+
+def read_macro_arguments(text: str, pos: int, macro: CiteMacro) -> tuple[int, int, int] | None:
+    """(first keys start, first keys end, end of the command) of a use of ``macro``."""
+    found = read_macro_key_groups(text, pos, macro)
+    if found is None:
         return None
-    return keys[0], keys[1], cursor
+    (start, end), *_ = found[0]
+    return start, end, found[1]

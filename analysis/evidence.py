@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from relatex.analysis.bibtex import decode_latex
+from relatex.analysis.citations import CITE_NAME_PATTERN
 from relatex.analysis.sentences import split_sentences
 
 
@@ -44,7 +45,7 @@ def split_into_sentences(text: str) -> list[str]:
     return result
 
 
-_CITE = re.compile(r"\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
+_CITE = re.compile(r"\\" + CITE_NAME_PATTERN + r"\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
 
 
 def clean_text(text: str) -> str:

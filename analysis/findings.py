@@ -36,6 +36,7 @@ class Code(StrEnum):
     UNUSED_ENTRY = "unused-entry"
     DUPLICATE_KEY = "duplicate-key"
     DUPLICATE_WORK = "duplicate-work"
+    DUPLICATE_FIELD = "duplicate-field"
     BIB_PARSE_ERROR = "bib-parse-error"
     MISSING_FIELD = "missing-field"
     # verification against an authority

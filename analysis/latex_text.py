@@ -27,7 +27,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from relatex.analysis.citations import ALL_CITE_COMMANDS, is_textual, read_citation_arguments
+from relatex.analysis.citations import is_cite_command, is_textual, read_citation_arguments
 from relatex.analysis.cite_macros import current_cite_macros, read_macro_arguments
 from relatex.analysis.latex_scan import mask_text, read_arguments, read_group, skip_spaces
 
@@ -362,7 +362,7 @@ def _macro(source: str, pos: int, value: str, at: int, base: int, out: _Builder,
         if textual_citation and (is_textual(macro.base) or not out.chars):
             out.text(textual_citation, at)
         return found[2]
-    if name in ALL_CITE_COMMANDS:
+    if is_cite_command(name):
         args = read_citation_arguments(out.masked, pos, name)
         if args is None:
             return pos

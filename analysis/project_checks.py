@@ -15,7 +15,7 @@ from relatex.analysis.bibtex import load_bib_file
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.dangerous_latex import dangerous_latex_findings
 from relatex.analysis.findings import Code, Finding, Severity
-from relatex.analysis.project_model import LatexProject
+from relatex.analysis.project_model import CitationKey, LatexProject
 
 #: Required fields per entry type; a tuple inside means "one of these".
 REQUIRED_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
@@ -168,10 +168,17 @@ def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Co
     """An error on every citation of a key that no .bib file or ``\\bibitem`` defines."""
     findings: list[Finding] = []
     all_keys: list[str] | None = None
+    folded: dict[str, str] | None = None
     bib_names = [str(p.name) for p in bibs]
     for site in project.citations:
         for ckey in site.keys:
             if ckey.key == "*" or ckey.key in defined or ckey.key in item_keys:
+                continue
+            if folded is None:
+                folded = {key.casefold(): key for key in [*defined, *sorted(item_keys)]}
+            same = folded.get(ckey.key.casefold())
+            if same is not None:
+                findings.append(_case_finding(project, site.command, ckey, same))
                 continue
             suggestions: list[str] = []
             if len(defined) + len(item_keys) < 20000:
@@ -191,6 +198,17 @@ def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Co
                  "command": site.command},
             ))
     return findings
+
+
+def _case_finding(project: LatexProject, command: str, ckey: CitationKey, defined: str) -> Finding:
+    """A key written with other capitals than its entry: BibTeX finds the entry (and warns),
+    biber does not."""
+    biber = project.citation_package == "biblatex"
+    message = (f"Citation key '{ckey.key}' differs only in case from the entry '{defined}': "
+               + ("biber does not find it" if biber else "BibTeX finds it but warns; biber would not"))
+    return Finding(Code.UNDEFINED_CITATION, Severity.ERROR if biber else Severity.WARNING, message,
+                   ckey.path, ckey.start, ckey.end,
+                   {"key": ckey.key, "suggestions": [defined], "case_only": True, "command": command})
 
 
 def _unused_findings(index: BibliographyIndex, cited: set[str], bibs: Mapping[Path, BibFile],

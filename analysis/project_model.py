@@ -142,14 +142,22 @@ class LatexProject:
     # the author's own citation commands: (name without backslash, mandatory arguments before the keys)
     cite_macros: tuple[tuple[str, int], ...] = ()
 
-    def cited_keys(self) -> tuple[str, ...]:
-        """Every key cited (``*`` of ``\\nocite{*}`` excluded), first occurrence order."""
+    def cited_keys(self, nocite: bool = True) -> tuple[str, ...]:
+        """Every key cited (``*`` of ``\\nocite{*}`` excluded), first occurrence order; without
+        ``nocite``, only keys cited in the text (not those only listed by ``\\nocite``)."""
         seen: dict[str, None] = {}
         for site in self.citations:
+            if site.is_nocite and not nocite:
+                continue
             for key in site.keys:
                 if key.key != "*":
                     seen.setdefault(key.key, None)
         return tuple(seen)
+
+    def nocite_keys(self) -> tuple[str, ...]:
+        """Keys listed by ``\\nocite`` and cited nowhere in the text."""
+        cited = set(self.cited_keys(nocite=False))
+        return tuple(key for key in self.cited_keys() if key not in cited)
 
     def bib_paths(self) -> tuple[Path, ...]:
         return tuple(r.path for r in self.bib_resources if r.path is not None)

@@ -19,10 +19,11 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
+from relatex.analysis.citations import CITE_NAME_PATTERN
 from relatex.analysis.latex_sanitiser import FORBIDDEN_COMMANDS, sanitise_latex
 
 CITE_COMMAND = re.compile(
-    r"\\(?P<cmd>[cC]ite[a-zA-Z]*|[pP]arencite|[tT]extcite|[aA]utocite|[fF]ootcite|[sS]martcite|nocite)"
+    r"\\(?P<cmd>" + CITE_NAME_PATTERN + r")"
     r"(?P<star>\*?)(?P<opts>(?:\s*\[[^\]]*\]){0,2})\s*\{(?P<keys>[^{}]*)\}"
 )
 DANGEROUS = FORBIDDEN_COMMANDS

@@ -152,7 +152,8 @@ def model_json(project: LatexProject, bibs: Mapping[Path, BibFile]) -> dict[str,
         "sections": [_section_json(s, lines, project) for s in project.sections],
         "citation_package": project.citation_package,
         "citations": len(project.citations),
-        "cited_keys": list(project.cited_keys()),
+        "cited_keys": list(project.cited_keys(nocite=False)),
+        "nocite_keys": list(project.nocite_keys()),
         "claims": len(project.claims),
         "bibliography": [
             {"kind": r.kind, "path": _display_path(r.path) if r.path else None,
@@ -174,7 +175,8 @@ def _resource_line(resource: BibResource, bibs: Mapping[Path, BibFile]) -> str:
 def format_model(project: LatexProject, bibs: Mapping[Path, BibFile]) -> str:
     """A readable summary of the draft model."""
     lines: dict[Path, _Lines] = {}
-    keys = project.cited_keys()
+    keys = project.cited_keys(nocite=False)
+    listed = project.nocite_keys()
     out = [
         f"Draft: {_display_path(project.root)}",
         f"Title: {project.title or '(none)'}",
@@ -193,6 +195,9 @@ def format_model(project: LatexProject, bibs: Mapping[Path, BibFile]) -> str:
                f"(package: {project.citation_package})")
     if keys:
         out.append(textwrap.fill(", ".join(keys), width=100, initial_indent="  ", subsequent_indent="  "))
+    if listed:
+        out.append(f"Listed only by \\nocite: {len(listed)} keys")
+        out.append(textwrap.fill(", ".join(listed), width=100, initial_indent="  ", subsequent_indent="  "))
     out.append(f"Claims: {len(project.claims)} cited sentences")
     out.append("Bibliography:")
     out.extend([_resource_line(r, bibs) for r in project.bib_resources] or ["  (none)"])

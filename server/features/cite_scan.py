@@ -11,11 +11,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from relatex.analysis.citations import CITE_NAME_PATTERN
+
 CITE_COMMAND = re.compile(
-    r"\\(?P<cmd>[A-Za-z]*cite[A-Za-z]*|nocite|bibentry)\*?\s*(?:\[[^\]\n]*\]\s*){0,2}\{(?P<keys>[^{}]*)\}?"
+    r"\\(?P<cmd>" + CITE_NAME_PATTERN + r"|bibentry)\*?\s*(?:\[[^\]\n]*\]\s*){0,2}\{(?P<keys>[^{}]*)\}?"
 )
 OPEN_CITE = re.compile(
-    r"\\(?P<cmd>[A-Za-z]*cite[A-Za-z]*|nocite|bibentry)\*?\s*(?:\[[^\]\n]*\]\s*){0,2}\{(?P<keys>[^{}\\]*)$"
+    r"\\(?P<cmd>" + CITE_NAME_PATTERN + r"|bibentry)\*?\s*(?:\[[^\]\n]*\]\s*){0,2}\{(?P<keys>[^{}\\]*)$"
 )
 BIB_ENTRY_HEAD = re.compile(r"@(?P<type>[A-Za-z]+)\s*[{(]\s*(?P<key>[^,\s{}()]+)")
 WINDOW = 2000

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from relatex.analysis.findings import Code, Finding, Severity, finding_text, json_safe
+from relatex.analysis.text_files import read_text
 from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import (
     ProjectSnapshot,
@@ -63,6 +64,35 @@ def _conversion_key(finding: Finding) -> ConversionKey:
     return finding.path, finding.start, finding.end, finding.code.value, finding.message
 
 
+def _text_of(path: Path, texts: Mapping[Path, str]) -> str:
+    if path in texts:
+        return texts[path]
+    try:
+        return read_text(path)[0]
+    except OSError:
+        return ""
+
+
+def related_locations(finding: Finding, texts: Mapping[Path, str],
+                      file_texts: dict[Path, str]) -> list[types.DiagnosticRelatedInformation]:
+    """The other places a finding names in ``data["others"]`` (every definition of a duplicate key)."""
+    others = finding.data.get("others") if isinstance(finding.data, Mapping) else None
+    related: list[types.DiagnosticRelatedInformation] = []
+    for other in others if isinstance(others, list) else ():
+        if not isinstance(other, Mapping) or not isinstance(other.get("start"), int):
+            continue
+        path = Path(str(other.get("path", "")))
+        if path not in file_texts:
+            file_texts[path] = _text_of(path, texts)
+        mapper = mapper_for_file(path, file_texts[path])
+        start = min(int(other["start"]), len(file_texts[path]))
+        end = min(max(start, int(other.get("end", start))), len(file_texts[path]))
+        related.append(types.DiagnosticRelatedInformation(
+            location=types.Location(uri=path_to_uri(path), range=mapper.range(start, end)),
+            message=f"'{finding.data.get('key', '')}' is also defined here"))
+    return related
+
+
 def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
                         files: Iterable[Path]) -> dict[Path, list[types.Diagnostic]]:
     """Group findings per file as diagnostics; every file of ``files`` gets a (maybe empty) list.
@@ -91,7 +121,9 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
         for finding in todo:
             rng = types.Range(start=positions[min(max(0, finding.start), len(text))],
                               end=positions[min(max(0, max(finding.start, finding.end)), len(text))])
-            converted[_conversion_key(finding)] = (finding, text, to_diagnostic(finding, rng))
+            diagnostic = to_diagnostic(finding, rng)
+            diagnostic.related_information = related_locations(finding, texts, file_texts) or None
+            converted[_conversion_key(finding)] = (finding, text, diagnostic)
     for finding in ordered:
         result.setdefault(finding.path, []).append(converted[_conversion_key(finding)][2])
     _converted.update(converted)

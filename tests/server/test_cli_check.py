@@ -20,7 +20,6 @@ EXPECTED_BROKEN = [
     (f"{B}/main.tex", 60, 1, "error", "include-not-found"),
     (f"{B}/main.tex", 61, 1, "warning", "include-outside-root"),
     (f"{B}/references.bib", 43, 10, "warning", "duplicate-work"),
-    (f"{B}/references.bib", 143, 16, "warning", "duplicate-key"),
     (f"{B}/references.bib", 155, 10, "warning", "duplicate-work"),
     (f"{B}/references.bib", 163, 16, "warning", "duplicate-key"),
     (f"{B}/references.bib", 172, 3, "error", "bib-parse-error"),
@@ -62,13 +61,13 @@ def test_broken_copy_text_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert parsed == EXPECTED_BROKEN
     assert lines[0] == (f"{B}/main.tex:37:42: error: Citation key 'smith2021missing' is not defined in "
                         "references.bib [undefined-citation]")
-    assert lines[4] == (f"{B}/references.bib:143:16: warning: Duplicate key 'lin2004rouge' "
-                        "(also defined on line 163) [duplicate-key]")
+    assert lines[5] == (f"{B}/references.bib:163:16: warning: Duplicate key 'lin2004rouge' "
+                        "(also defined on line 143; the first definition is used) [duplicate-key]")
     assert lines[3] == (f"{B}/references.bib:43:10: warning: 'robertson2009probabilistic' is the same work as "
                         "'robertson2009bm25' (same DOI) [duplicate-work]")
-    assert lines[8] == (f"{B}/references.bib:177:10: warning: @article 'nojournal2021hybrid' is missing "
+    assert lines[7] == (f"{B}/references.bib:177:10: warning: @article 'nojournal2021hybrid' is missing "
                         "required field: journal/journaltitle [missing-field]")
-    assert lines[9] == f"{B}/references.bib:183:7: information: Entry 'unused2022note' is never cited [unused-entry]"
+    assert lines[8] == f"{B}/references.bib:183:7: information: Entry 'unused2022note' is never cited [unused-entry]"
 
 
 def test_broken_copy_json_output(capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,7 +80,7 @@ def test_broken_copy_json_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert undefined["data"]["key"] == "smith2021missing"
     duplicate = rows[3]
     assert duplicate["data"]["other_keys"] == ["robertson2009bm25"]
-    parse_error = rows[7]
+    parse_error = rows[6]
     assert parse_error["data"]["key"] == "cormack2009reciprocal" and parse_error["data"]["line"] == 172
 
 
