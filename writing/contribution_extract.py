@@ -98,6 +98,20 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     return {"verb": verb, "phrase": phrase, "alternatives": alternatives, "source_verb": source_verb}
 
 
+def contribution_of_sentence(sentence: str, title: str = "", max_words: int = 12) -> Contribution | None:
+    """The contribution one (masked) sentence states, or None."""
+    found = _contribution(sentence, title, max_words, True)
+    if not found:
+        return None
+    return Contribution(verb=str(found["verb"]), phrase=unmask(str(found["phrase"])),
+                        source_verb=str(found["source_verb"]))
+
+
+def result_of_sentence(sentence: str) -> str:
+    """The finding one (masked) result sentence states, or ""."""
+    return unmask(_result(sentence))
+
+
 def _result(sentence: str) -> str:
     """A finding of a result sentence: what "results show that" introduces, or what the paper's own
     approach "outperforms"; "" when the sentence does not credit the finding clearly."""

@@ -19,6 +19,7 @@ from typing import Any
 from relatex.analysis.bibliography_index import ContentMemo, bibs_key
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
+from relatex.analysis.claim_support import SupportJudge
 from relatex.analysis.latex_sanitiser import plain_label
 from relatex.analysis.project_model import LatexProject
 from relatex.retrieval.selection import Selection
@@ -26,8 +27,10 @@ from relatex.writing.bibtex_render import render_entry
 from relatex.writing.citation_keys import KeyIndex, assign_keys
 from relatex.writing.latex_validator import CITE_COMMAND, cited_keys, validate_latex
 from relatex.writing.llm import LLM, LLMError
-from relatex.writing.offline_writer import write_offline
+from relatex.writing.offline_rewrites import rewrite_candidates
+from relatex.writing.offline_writer import section_guard, write_offline
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_sentences
+from relatex.writing.support_gate import gate_section
 
 log = logging.getLogger(__name__)
 
@@ -163,8 +166,11 @@ def generate_related_work(
     options: WritingOptions | None = None,
     progress: Progress | None = None,
     cancel: Cancel = None,
+    judge: SupportJudge | None = None,
 ) -> GeneratedSection:
-    """Write the related-work section body for ``selection``; see the module docstring."""
+    """Write the related-work section body for ``selection``; see the module docstring. With a
+    ``judge`` (the configured claim judge), every sentence with citations is judged against the
+    abstracts of the papers it cites and rewritten or dropped when unsupported."""
     options = options or WritingOptions()
     report = progress or (lambda message, fraction: None)
     warnings: list[str] = []
@@ -198,6 +204,12 @@ def generate_related_work(
     if body is None:
         report("writing the section offline", 0.5)
         body = write_offline(plan, seed=options.seed)
+    if judge is not None:
+        report("checking every sentence against its sources", 0.9)
+        body, gate = gate_section(body, plan.papers, judge, rewrites=rewrite_candidates(plan, section_guard(plan)))
+        usage["support_gate"] = gate.as_dict()
+        for note in gate.notes:
+            log.info("%s", note)
     body = convert_citations(body, project.citation_package, plan.papers)
     checked = validate_latex(body, set(plan.papers))
     if checked.problems:

@@ -54,7 +54,7 @@ from relatex.writing.offline_templates import (
     VERBS,
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import well_formed
+from relatex.writing.sentence_checks import phrase_complete, well_formed
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -93,7 +93,7 @@ def _paper_sentence(
 ) -> str:
     if not contribution.phrase:
         title = " ".join(brief.record.title.split()).rstrip(".")
-        topic = _title_topic(title)
+        topic = title_topic(title)
         if topic:
             return style.pick(TITLE_TOPIC).format(key=brief.key, topic=topic, Topic=capitalise(topic))
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
@@ -122,7 +122,7 @@ _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "a
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
 
 
-def _title_topic(title: str) -> str:
+def title_topic(title: str) -> str:
     """A title usable as a noun phrase ("dense passage retrieval for open-domain question
     answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards")."""
     words = title.split()
@@ -202,7 +202,7 @@ def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: Cop
     attempts = _attempts(contribution)
     for current in attempts:
         text = str(make(current))
-        if text and guard.ok(text) and all(well_formed(s) for s in _split(text)):
+        if text and guard.ok(text) and phrase_complete(current.phrase) and all(well_formed(s) for s in _split(text)):
             return text, current
     return "", attempts[-1]
 
@@ -296,11 +296,16 @@ def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
     return " ".join(s for s in _split(paragraph) if guard.ok(s))
 
 
+def section_guard(plan: WritingPlan) -> CopyGuard:
+    """The no-copy rule of a section: no run of :data:`MAX_COPIED_WORDS` words of any abstract
+    of its papers or of the draft's own abstract."""
+    sources = [b.record.abstract or "" for b in plan.papers.values()] + [plan.draft_abstract]
+    return CopyGuard(sources, limit=MAX_COPIED_WORDS)
+
+
 def write_offline(plan: WritingPlan, seed: int = 0) -> str:
     """The whole section body: the marker comment, an overview sentence and one paragraph per theme."""
-    sources = [b.record.abstract or "" for b in plan.papers.values()] + [plan.draft_abstract]
-    # each sentence is fitted against the limit, then each paragraph checked again
-    guard = CopyGuard(sources, limit=MAX_COPIED_WORDS)
+    guard = section_guard(plan)  # each sentence is fitted against it, then each paragraph checked again
     contributions = {
         key: extract(brief.record.abstract or " ".join(brief.sentences), brief.record.title)
         for key, brief in plan.papers.items()

@@ -87,3 +87,12 @@ def sentences_garbled(text: str) -> list[tuple[str, str]]:
         if reason:
             out.append((sentence, reason))
     return out
+
+
+def phrase_complete(phrase: str) -> bool:
+    """Whether a phrase placed inside a template ends on a word it can end on."""
+    words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.'-]*", phrase)
+    if not words:
+        return True
+    last = words[-1].rstrip(".").lower()
+    return not (len(last) == 1 or last in _ARTICLES_AND_LINKS or last in _IRREGULAR_PARTICIPLES)

@@ -143,7 +143,10 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         fallback_offline=bool(args.fallback_offline),
     )
     try:
-        section = generate_related_work(project, bibs, selection, llm=llm, options=options, progress=progress)
+        from relatex.server.commands.check_claims import make_judge  # the judge `relatex check` uses
+
+        section = generate_related_work(project, bibs, selection, llm=llm, options=options, progress=progress,
+                                        judge=make_judge(settings))
     except LLMError as exc:
         hint = "" if args.fallback_offline else "; nothing written (--fallback-offline uses the offline writer)"
         _print_err(f"{exc}{hint}")

@@ -95,9 +95,12 @@ def generate_section(state: WorkspaceState, snapshot: ProjectSnapshot, task: Pro
     llm_factory = optional_module("server.components_llm")
     if llm_factory is not None and settings.llm.provider != "none":
         llm = llm_factory.make_llm(settings)
+    from relatex.server.features.checks import make_judge  # the judge the claim checks use
+
     generated = generate.generate_related_work(snapshot.project, snapshot.bibs, chosen, llm=llm,
                                                options=writing_options(settings),
-                                               progress=task.sub(0.5, 0.95, "writing"), cancel=task.cancelled)
+                                               progress=task.sub(0.5, 0.95, "writing"), cancel=task.cancelled,
+                                               judge=make_judge(state))
     task.check()
     return generated
 

@@ -52,6 +52,7 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     from relatex.retrieval.selection import SelectionParams, select_papers
     from relatex.server.components import open_knowledge_base
     from relatex.writing.generate import generate_related_work
+    from relatex.server.commands.check_claims import make_judge
     from relatex.writing.placement import plan_insertion
 
     settings, _ = load_settings({"knowledgeBase": {"dataDir": str(kb_data_dir), "embeddingModel": "hashing-256"}})
@@ -62,7 +63,7 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
         selection = select_papers(draft_context(project, bibs, kb), kb, SelectionParams(
             breadth=graph.breadth, depth=graph.depth, diversity=graph.diversity, hops=graph.hops,
             landmark_year=graph.landmark_year))
-        generated = generate_related_work(project, bibs, selection)
+        generated = generate_related_work(project, bibs, selection, judge=make_judge(settings))  # the server's judge
     edits = plan_insertion(project, bibs, generated, placement=settings.writing.placement,
                            section_title=settings.writing.section_title)
     texts: dict[Path, str] = {}

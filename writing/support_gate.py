@@ -1,0 +1,172 @@
+"""Every written sentence checked against the papers it cites before it reaches the draft.
+
+:func:`gate_section` reads the section body the way the claim checker reads a draft (the same
+sentence and citation parsing, the same evidence: each cited paper's title and abstract) and
+asks the configured judge about every sentence with citations. A sentence the checker would
+warn about (not addressed or contradicted) is rewritten from the candidates the writer offers
+(other sentences about the same paper, built from other sentences of its abstract), or, for a
+sentence citing several papers, said without its citations; when nothing passes, it is dropped.
+The offline writer and the LLM writer go through the same gate, so that generating a section
+and checking it agree.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from relatex.analysis.citations import find_citations
+from relatex.analysis.claim_support import CONTRADICTED, NOT_ADDRESSED, SupportJudge, check_claims
+from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
+from relatex.analysis.evidence import Evidence, paper_evidence
+from relatex.analysis.latex_scan import mask_text
+from relatex.analysis.project_model import Claim
+from relatex.writing.latex_validator import cited_keys
+from relatex.writing.plan import PaperBrief
+from relatex.writing.sentence_checks import well_formed
+
+log = logging.getLogger(__name__)
+
+WARNING_LABELS = frozenset({NOT_ADDRESSED, CONTRADICTED})  # what the checker reports as a warning
+_SECTION = Path("related-work.tex")
+_CITE = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
+
+# candidates for one paper's sentence: (key) -> sentences, best first
+Rewrites = Callable[[str], Sequence[str]]
+
+
+@dataclass
+class GateReport:
+    """What the gate did: sentences judged, kept, rewritten, uncited, dropped (with the reasons)."""
+
+    judged: int = 0
+    supported: int = 0
+    rewritten: int = 0
+    uncited: int = 0
+    dropped: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict[str, object]:
+        return {"judged": self.judged, "supported": self.supported, "rewritten": self.rewritten,
+                "uncited": self.uncited, "dropped": self.dropped}
+
+
+def section_claims(text: str) -> list[Claim]:
+    """The claims of a section body, read exactly as the claim checker reads a draft."""
+    masked = mask_text(text)
+    sites = find_citations(_SECTION, text, masked)
+    placed = with_sentences(sites, source_sentences(text, masked))
+    return claims_for_file(_SECTION, text, placed, masked)
+
+
+def evidence_lookup(papers: Mapping[str, PaperBrief]) -> Callable[[str], tuple[Evidence, ...]]:
+    """Each cited paper's title and abstract, as the checker sees them."""
+    memo: dict[str, tuple[Evidence, ...]] = {}
+
+    def lookup(key: str) -> tuple[Evidence, ...]:
+        if key not in memo:
+            brief = papers.get(key)
+            record = brief.record if brief is not None else None
+            memo[key] = () if record is None else paper_evidence(
+                key, record.id, record.abstract, title=record.title, authors=record.authors)
+        return memo[key]
+
+    return lookup
+
+
+def unsupported_sentences(text: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]],
+                          report: GateReport | None = None) -> dict[tuple[int, int], tuple[str, ...]]:
+    """Source ranges of the sentences the checker would warn about, with the keys they cite."""
+    claims = section_claims(text)
+    bad: dict[tuple[int, int], tuple[str, ...]] = {}
+    sentences: set[tuple[int, int]] = set()
+    for result in check_claims(claims, evidence, judge):
+        span = (result.claim.start, result.claim.end)
+        sentences.add(span)
+        if result.verdict.label in WARNING_LABELS:
+            bad[span] = tuple(dict.fromkeys(bad.get(span, ()) + result.claim.keys))
+    if report is not None:
+        report.judged += len(sentences)
+        report.supported += len(sentences) - len(bad)
+    return bad
+
+
+def _passes(sentence: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]]) -> bool:
+    return not unsupported_sentences(sentence, judge, evidence)
+
+
+def without_lead_in(sentence: str, keys: Sequence[str]) -> str:
+    """The sentence without the phrases that relate it to ``keys`` ("Building on \\citet{k}, ...",
+    "... extend the work of \\citet{k} and ..."): whole modifiers, dropped when those papers do
+    not support it."""
+    for key in keys:
+        cite = rf"\\citet\{{{re.escape(key)}\}}"
+        sentence = re.sub(rf"^\s*(?:Building on|Closely related to|Along similar lines as) {cite},\s*", "", sentence)
+        sentence = re.sub(rf"\s+extend the work of {cite} and\s+", " ", sentence)
+    return sentence
+
+
+def _replacement(sentence: str, keys: tuple[str, ...], judge: SupportJudge,
+                 evidence: Callable[[str], tuple[Evidence, ...]], rewrites: Rewrites | None,
+                 report: GateReport) -> str:
+    """A supported version of ``sentence``: without the lead-in naming an unsupporting paper, a
+    rewrite about its one paper, the sentence without its citation list (a topic sentence that
+    still reads whole), or "" (dropped)."""
+    cited = tuple(dict.fromkeys(cited_keys(sentence)))
+    shorter = without_lead_in(sentence, keys)
+    if shorter != sentence and well_formed(shorter) and _passes(shorter, judge, evidence):
+        report.rewritten += 1
+        return shorter
+    if rewrites is not None and len(cited) == 1:
+        for candidate in rewrites(cited[0]):
+            if candidate.strip() and candidate.strip() != sentence.strip() and _passes(candidate, judge, evidence):
+                report.rewritten += 1
+                return candidate
+    if len(cited) > 1 and "\\citet" not in sentence:
+        bare = _CITE.sub("", sentence)
+        if well_formed(bare) and not re.search(r"\b(?:these|their|they|includes?)\b", bare, re.I):
+            report.uncited += 1
+            return bare
+    report.dropped += 1
+    report.notes.append(f"dropped (not supported by {', '.join(keys)}): {sentence.strip()}")
+    return ""
+
+
+_CONTINUATION = re.compile(r"\s*(?:Their|They|It|According to their|The approach|The evaluation in that work)\b")
+
+
+def _continuations_end(text: str, end: int) -> int:
+    """The end of the uncited sentences that go on about the paper of the sentence ending at ``end``."""
+    while True:
+        match = _CONTINUATION.match(text, end)
+        if match is None:
+            return end
+        stop = text.find(".", match.end())
+        newline = text.find("\n", match.end())
+        if stop < 0 or (0 <= newline < stop) or "\\cite" in text[end:stop]:
+            return end
+        end = stop + 1
+
+
+def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudge,
+                 rewrites: Rewrites | None = None) -> tuple[str, GateReport]:
+    """The section with every sentence the checker would warn about rewritten or dropped."""
+    report = GateReport()
+    evidence = evidence_lookup(papers)
+    bad = unsupported_sentences(text, judge, evidence, report)
+    for (start, end), keys in sorted(bad.items(), reverse=True):
+        replacement = _replacement(text[start:end], keys, judge, evidence, rewrites, report)
+        if not replacement or cited_keys(replacement)[-1:] != cited_keys(text[start:end])[-1:]:
+            end = _continuations_end(text, end)  # "Their experiments show ...": said of the sentence's paper
+        if replacement:
+            text = text[:start] + replacement + text[end:]
+        else:
+            tail = end
+            while tail < len(text) and text[tail] in " \t":
+                tail += 1
+            text = text[:start] + text[tail:]
+    text = re.sub(r"[ \t]+\n", "\n", text)
+    return text, report
