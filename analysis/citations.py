@@ -15,8 +15,16 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from relatex.analysis.cite_macros import CiteMacro, current_cite_macros, read_macro_key_groups
-from relatex.analysis.latex_scan import Group, iter_comma_items, read_arguments, read_group, skip_spaces
+from relatex.analysis.latex_scan import (
+    Group,
+    iter_comma_items,
+    mask_text,
+    read_arguments,
+    read_group,
+    skip_spaces,
+)
 from relatex.analysis.project_model import CitationKey, CitationSite
+from relatex.analysis.text_files import read_text
 
 SINGLE_CITE_COMMANDS: frozenset[str] = frozenset(
     {
@@ -243,8 +251,40 @@ NATBIB_CLASSES: frozenset[str] = frozenset(
 )
 
 
-def detect_citation_package(masked_texts: list[str]) -> str:
-    """``"biblatex"``, ``"natbib"`` or ``"none"`` from packages and the document class."""
+_BIBLATEX_ONLY_RE = re.compile(r"\\(?:addbibresource|printbibliography|addglobalbib)(?![A-Za-z@])")
+_MAX_LOCAL_PACKAGES = 20
+
+
+def _local_package_texts(masked_texts: list[str], root_dir: Path) -> list[str]:
+    """The masked text of the project's own ``.sty``/``.cls`` files that its files load
+    (and that those load in turn)."""
+    found: list[str] = []
+    seen: set[Path] = set()
+    pending = list(masked_texts)
+    while pending and len(seen) < _MAX_LOCAL_PACKAGES:
+        masked = pending.pop()
+        names = [(n.strip(), ".sty") for m in _PACKAGE_RE.finditer(masked) for n in m.group("names").split(",")]
+        names += [(m.group("name").strip(), ".cls") for m in _CLASS_RE.finditer(masked)]
+        for name, suffix in names:
+            path = root_dir / f"{name}{suffix}"
+            if not name or path in seen or "/" in name or not path.is_file():
+                continue
+            seen.add(path)
+            try:
+                text = mask_text(read_text(path)[0])
+            except OSError:
+                continue
+            found.append(text)
+            pending.append(text)
+    return found
+
+
+def detect_citation_package(masked_texts: list[str], root_dir: Path | None = None) -> str:
+    """``"biblatex"``, ``"natbib"`` or ``"none"`` from packages, the document class, the
+    project's own ``.sty``/``.cls`` files (with ``root_dir``) and biblatex-only commands
+    (``\\addbibresource``, ``\\printbibliography``)."""
+    if root_dir is not None:
+        masked_texts = [*masked_texts, *_local_package_texts(masked_texts, root_dir)]
     natbib = False
     for masked in masked_texts:
         for m in _PACKAGE_RE.finditer(masked):
@@ -257,4 +297,6 @@ def detect_citation_package(masked_texts: list[str]) -> str:
             options = (m.group("opts") or "").replace(" ", "")
             if m.group("name").strip() in NATBIB_CLASSES and "natbib=false" not in options:
                 natbib = True
-    return "natbib" if natbib else "none"
+    if natbib:
+        return "natbib"
+    return "biblatex" if any(_BIBLATEX_ONLY_RE.search(masked) for masked in masked_texts) else "none"

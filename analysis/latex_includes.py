@@ -6,9 +6,11 @@ a project with the text of the files included inside it.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from pathlib import Path
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from pathlib import Path, PurePosixPath
 
+from relatex.analysis.findings import Code, Finding, Severity
 from relatex.analysis.latex_scan import mask_text, read_arguments
 from relatex.analysis.latex_text import plain_text
 from relatex.analysis.project_model import LatexProject, Section
@@ -129,3 +131,43 @@ def _match_included(project: LatexProject, path: Path, command: str, directory: 
         if resolved in known and resolved in project.files:
             return resolved
     return None
+
+
+SOURCE_SUFFIXES = frozenset({"", ".tex", ".ltx", ".sty", ".cls", ".bib"})
+
+
+def looks_generated(name: str) -> bool:
+    """Whether an included name looks like a file written at build time (a plot's ``.pgf``,
+    a table's ``.csv``...): it has an extension that is not one of a LaTeX source."""
+    return PurePosixPath(name.strip()).suffix.lower() not in SOURCE_SUFFIXES
+
+
+def group_missing_includes(findings: Iterable[Finding]) -> list[Finding]:
+    """Missing included files as one finding per folder and kind of file (the first place,
+    the others in ``data["others"]``); a warning when every name looks generated at build
+    time. Other findings pass through unchanged."""
+    kept: list[Finding] = []
+    groups: dict[tuple[str, str], list[Finding]] = {}
+    for finding in findings:
+        target = str(finding.data.get("target", ""))
+        if finding.code is not Code.INCLUDE_NOT_FOUND or "not found" not in finding.message:
+            kept.append(finding)
+            continue
+        name = PurePosixPath(target.replace("\\", "/"))
+        groups.setdefault((str(name.parent), name.suffix.lower()), []).append(finding)
+    for (folder, _suffix), members in groups.items():
+        first = members[0]
+        targets = [str(f.data.get("target", "")) for f in members]
+        generated = all(looks_generated(t) for t in targets)
+        severity = Severity.WARNING if generated else Severity.ERROR
+        note = "; the names look like files made at build time" if generated else ""
+        if len(members) == 1:
+            kept.append(replace(first, severity=severity, message=first.message + note))
+            continue
+        shown = ", ".join(f"'{t}'" for t in targets[:3]) + (f" and {len(targets) - 3} more" if len(targets) > 3 else "")
+        where = "the project folder" if folder in ("", ".") else f"'{folder}/'"
+        kept.append(replace(
+            first, severity=severity, message=f"{len(members)} included files not found in {where}: {shown}{note}",
+            data={**first.data, "targets": targets,
+                  "others": [{"path": str(f.path), "start": f.start, "end": f.end} for f in members[1:]]}))
+    return kept

@@ -33,6 +33,7 @@ from relatex.analysis.claims import claims_for_file, source_sentences, with_sent
 from relatex.analysis.findings import Code, Finding, Severity
 from relatex.analysis.latex_includes import (
     INCLUDE_RE,
+    group_missing_includes,
     include_candidates,
     normalise_overlays,
     parse_include,
@@ -410,8 +411,8 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
         bib_resources=tuple(loader.bib_resources),
         bib_items=tuple(loader.bib_items),
         claims=tuple(claims),
-        findings=tuple(sorted(loader.findings, key=Finding.sort_key)),
-        citation_package=detect_citation_package([s.masked for s in loader.scans.values()]),
+        findings=tuple(sorted(group_missing_includes(loader.findings), key=Finding.sort_key)),
+        citation_package=detect_citation_package([s.masked for s in loader.scans.values()], loader.root_dir),
         includes={path: tuple(targets) for path, targets in loader.includes.items()},
         cite_macros=tuple(dict.fromkeys((m.name, m.args[:m.key_arg].count("m")) for m in loader.macros)),
     )

@@ -23,6 +23,7 @@ Placeholder characters map to the offset of the command they replace.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
 from functools import lru_cache
@@ -30,6 +31,9 @@ from functools import lru_cache
 from relatex.analysis.citations import is_cite_command, is_textual, read_citation_arguments
 from relatex.analysis.cite_macros import current_cite_macros, read_macro_arguments
 from relatex.analysis.latex_scan import mask_text, read_arguments, read_group, skip_spaces
+
+# pylatexenc reports tolerated parse problems as warnings; they are the author's LaTeX, not ours to print
+logging.getLogger("pylatexenc").setLevel(logging.CRITICAL)
 
 REF_PLACEHOLDER = "[ref]"
 MATH_PLACEHOLDER = "[math]"

@@ -89,7 +89,7 @@ def related_locations(finding: Finding, texts: Mapping[Path, str],
         end = min(max(start, int(other.get("end", start))), len(file_texts[path]))
         related.append(types.DiagnosticRelatedInformation(
             location=types.Location(uri=path_to_uri(path), range=mapper.range(start, end)),
-            message=f"'{finding.data.get('key', '')}' is also defined here"))
+            message=(f"'{finding.data['key']}' is also defined here" if "key" in finding.data else "also here")))
     return related
 
 
