@@ -128,3 +128,16 @@ def test_check_bib_online_against_recorded_sources(
     sources = {r["data"]["key"]: r["data"]["evidence"][0]["source"] for r in rows if r["data"]["evidence"]}
     assert sources == {"devlin2018bert": "crossref", "he2015resnet": "crossref"}
     assert (tmp_path / "cache" / "http").is_dir()  # responses were cached on disk
+
+
+def test_check_fix_keeps_latin1_crlf_and_mode(draft: Path, data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bib_path = draft / "refs.bib"
+    text = bib_path.read_text(encoding="utf-8").replace("\n", "\r\n") + "\r\n@misc{extra, note = {M\u00fcller}}\r\n"
+    bib_path.write_bytes(text.encode("latin-1"))
+    bib_path.chmod(0o644)
+    assert _run(draft, data_dir, "--fix") == 0
+    out = capsys.readouterr()
+    assert "Traceback" not in out.err and "fixed 'he2015resnet'" in out.err
+    data = bib_path.read_bytes()
+    assert b"M\xfcller" in data and b"\n" not in data.replace(b"\r\n", b"")
+    assert b"year = {2016}," in data and (bib_path.stat().st_mode & 0o777) == 0o644

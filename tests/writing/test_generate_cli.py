@@ -108,3 +108,24 @@ def test_llm_writer_through_the_cli_reports_usage(tmp_path: Path, knowledge_base
     assert code == 0, err
     assert "without a language model" not in out and "\\citet{" in out
     assert "LLM usage:" in err and "estimated cost $" in err and "with claude-sonnet-5-5" in err
+
+
+def test_write_keeps_an_existing_related_work_in_a_crlf_draft_and_replace_is_explicit(
+        tmp_path: Path, knowledge_base: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    data, config = knowledge_base
+    mine = "\\subsection{Related Work}\nThe author's own paragraph about BM25.\n"
+    text = DRAFT.replace("\\section{Method}", mine + "\\section{Method}").replace("\n", "\r\n")
+    tex = draft(tmp_path)
+    tex.write_bytes(text.encode("utf-8"))
+    args = ["generate", str(tex), "--data-dir", str(data), "--config", str(config), "--breadth", "6", "--write"]
+    assert main(args) == 0
+    err = capsys.readouterr().err
+    written = tex.read_bytes().decode("utf-8")
+    assert "kept the existing \"Related Work\"" in err and "added" in err
+    assert "The author's own paragraph about BM25.\r\n\r\n% relatex: generated related work begins" in written
+    assert written.count("Related Work}") == 1 and "\n" not in written.replace("\r\n", "")
+    tex.write_bytes(text.encode("utf-8"))
+    assert main([*args, "--replace"]) == 0
+    err = capsys.readouterr().err
+    assert "replaced 1 lines" in err and "- The author's own paragraph about BM25." in err
+    assert "The author's own paragraph" not in tex.read_text(encoding="utf-8")
