@@ -50,9 +50,9 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     from relatex.analysis.project_checks import load_bibliographies
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import SelectionParams, select_papers
+    from relatex.server.commands.check_claims import make_judge
     from relatex.server.components import open_knowledge_base
     from relatex.writing.generate import generate_related_work
-    from relatex.server.commands.check_claims import make_judge
     from relatex.writing.placement import plan_insertion
 
     settings, _ = load_settings({"knowledgeBase": {"dataDir": str(kb_data_dir), "embeddingModel": "hashing-256"}})
