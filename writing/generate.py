@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from relatex.analysis.bib_verification import BibVerdict
 from relatex.analysis.bibliography_index import ContentMemo, bibs_key
 from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
@@ -31,6 +32,7 @@ from relatex.writing.offline_rewrites import rewrite_candidates
 from relatex.writing.offline_writer import section_guard, write_offline
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_sentences
 from relatex.writing.support_gate import gate_section
+from relatex.writing.verified_citations import verified_selection
 
 log = logging.getLogger(__name__)
 
@@ -167,13 +169,19 @@ def generate_related_work(
     progress: Progress | None = None,
     cancel: Cancel = None,
     judge: SupportJudge | None = None,
+    bib_verdicts: Mapping[str, BibVerdict] | None = None,
 ) -> GeneratedSection:
     """Write the related-work section body for ``selection``; see the module docstring. With a
     ``judge`` (the configured claim judge), every sentence with citations is judged against the
-    abstracts of the papers it cites and rewritten or dropped when unsupported."""
+    abstracts of the papers it cites and rewritten or dropped when unsupported. ``bib_verdicts``
+    (verification of the draft's entries, by key): papers cited through a not-found entry are left
+    out, mismatched ones described with the authority's data."""
     options = options or WritingOptions()
     report = progress or (lambda message, fraction: None)
     warnings: list[str] = []
+    if bib_verdicts:
+        selection, notes = verified_selection(selection, bib_verdicts)
+        warnings.extend(notes)
     if not selection.papers:
         raise ValueError("no papers were selected: index papers first (relatex index ...) or widen the search")
     check_cancel(cancel)

@@ -95,12 +95,15 @@ def generate_section(state: WorkspaceState, snapshot: ProjectSnapshot, task: Pro
     llm_factory = optional_module("server.components_llm")
     if llm_factory is not None and settings.llm.provider != "none":
         llm = llm_factory.make_llm(settings)
-    from relatex.server.features.checks import make_judge  # the judge the claim checks use
+    from relatex.server.features.checks import make_judge, verify  # the judge and verification the checks use
 
+    draft_keys = {p.draft_key for p in chosen.papers if p.draft_key}
+    entries = [e for bib in snapshot.bibs.values() for k, e in bib.by_key().items() if k in draft_keys]
+    verdicts, _ = verify(state, snapshot, entries, task.cancelled) if entries else ({}, [])
     generated = generate.generate_related_work(snapshot.project, snapshot.bibs, chosen, llm=llm,
                                                options=writing_options(settings),
                                                progress=task.sub(0.5, 0.95, "writing"), cancel=task.cancelled,
-                                               judge=make_judge(state))
+                                               judge=make_judge(state), bib_verdicts=verdicts)
     task.check()
     return generated
 
