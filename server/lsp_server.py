@@ -17,6 +17,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from relatex.server.config import RelatexSettings
+from relatex.server.protocol import ConformingProtocol
 from relatex.server.workspace_state import WorkspaceState
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,8 @@ class RelatexServer(LanguageServer):
     """The language server with its workspace state."""
 
     def __init__(self, settings: RelatexSettings | None = None) -> None:
-        super().__init__(SERVER_NAME, SERVER_VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+        super().__init__(SERVER_NAME, SERVER_VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                         protocol_cls=ConformingProtocol)
         self.state = WorkspaceState(settings)
         self.init_options: dict[str, Any] = {}
         self._reported: set[str] = set()
@@ -63,12 +65,17 @@ class RelatexServer(LanguageServer):
             log.debug("showMessage failed", exc_info=True)
 
     def report_once(self, feature: str, exc: BaseException) -> None:
-        """Log a feature failure; tell the user the first time that feature fails."""
+        """Log a feature failure; the first time that feature fails, also to the client's log
+        (window/logMessage: the editor's output panel, not a popup)."""
         log.error("relatex: %s failed: %s\n%s", feature, exc,
                   "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
         if feature not in self._reported:
             self._reported.add(feature)
-            self.warn(f"relatex: {feature} failed: {exc} (details in the server log)", types.MessageType.Error)
+            try:
+                self.window_log_message(types.LogMessageParams(
+                    type=types.MessageType.Error, message=f"relatex: {feature} failed: {exc}"))
+            except Exception:  # no client connected (unit use)
+                log.debug("logMessage failed", exc_info=True)
 
     def guarded(self, feature: str, default: Any = None) -> Callable[[F], F]:
         """Decorator: exceptions of a handler are reported once and ``default`` is returned;
@@ -102,8 +109,8 @@ class RelatexServer(LanguageServer):
         return wrap
 
     def report_server_error(self, error: Exception, source: Any) -> None:
+        """A malformed or unanswerable message: logged, never shown (the client got an error response)."""
         log.error("relatex: server error: %s", error)
-        self.report_once("server", error)
 
 
 def create_server(settings: RelatexSettings | None = None) -> RelatexServer:
