@@ -21,7 +21,7 @@ from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_GENERIC
 from relatex.writing.plan import ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import well_formed
+from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
 
 T = TypeVar("T")
 
@@ -148,10 +148,12 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
 
 def _compressions(text: str) -> list[str]:
     """The aspect whole, then with its trailing modifiers dropped (cut before a preposition)."""
-    out = [text]
+    out = [text] if phrase_complete(text) else []
     for limit in (9, 7, 5):
         short = shorten(text, limit, cut_clauses=False)
-        if len(short.split()) >= 3 and short not in out:
+        rest = text[len(short):].split() if text.startswith(short) else []
+        boundary = bool(rest) and rest[0].lower() in MODIFIER_STARTS
+        if boundary and len(short.split()) >= 3 and short not in out and phrase_complete(short):
             out.append(short)
     return out
 

@@ -54,7 +54,7 @@ from relatex.writing.offline_templates import (
     VERBS,
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import phrase_complete, well_formed
+from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -173,11 +173,6 @@ def _attempts(contribution: Contribution) -> list[Contribution]:
     return list(dict.fromkeys(out))
 
 
-_BOUNDARY_WORDS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
-                             "across", "between", "among", "through", "using", "via", "without", "than", "which",
-                             "that", "where", "who", "whose", "while", "whereas", "because", "based", "and"})
-
-
 def _cut_at_boundary(phrase: str, short: str) -> bool:
     """Whether ``short`` drops a whole modifier or clause of ``phrase`` (it ends where a
     preposition, a relative clause or a comma begins), not words in the middle of a noun phrase."""
@@ -187,7 +182,7 @@ def _cut_at_boundary(phrase: str, short: str) -> bool:
         return False
     rest = phrase[len(short):].lstrip()
     following = rest.split()[0].lower() if rest.split() else ""
-    return rest.startswith(",") or following in _BOUNDARY_WORDS
+    return rest.startswith(",") or following in MODIFIER_STARTS
 
 
 def _cut_before_of(phrase: str, short: str) -> bool:

@@ -23,6 +23,11 @@ _TEMPLATE_VERBS = frozenset(form for forms in VERBS.values() for pair in forms f
 }
 _IRREGULAR_PARTICIPLES = frozenset({"built", "made", "done", "given", "known", "taken", "found", "shown", "seen",
                                     "written", "chosen", "held", "kept", "led", "put", "set", "brought", "thought"})
+# words that begin a modifier or clause: a phrase cut just before one drops it whole
+MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
+                             "across", "between", "among", "through", "using", "via", "without", "than", "which",
+                             "that", "where", "who", "whose", "while", "whereas", "because", "based", "and"})
+_RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
 _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc"}
 
 
@@ -65,6 +70,8 @@ def garbled_reason(sentence: str) -> str:
     if len(last) == 1 and last not in {"x", "k", "n"} or last in _ARTICLES_AND_LINKS:
         return f"ends on '{words[-1]}'"
     before = words[-2].lower() if len(words) > 1 else ""
+    if _open_relative(text):
+        return "a relative clause without its verb"
     if last in _IRREGULAR_PARTICIPLES or (last.endswith("ing") and (before.endswith("ly") or before in
                                                                      {"of", "for", "to", "by", "in"})):
         return f"ends on the verb '{words[-1]}' without its object"
@@ -95,4 +102,12 @@ def phrase_complete(phrase: str) -> bool:
     if not words:
         return True
     last = words[-1].rstrip(".").lower()
-    return not (len(last) == 1 or last in _ARTICLES_AND_LINKS or last in _IRREGULAR_PARTICIPLES)
+    if len(last) == 1 or last in _ARTICLES_AND_LINKS or last in _IRREGULAR_PARTICIPLES:
+        return False
+    return not _open_relative(phrase)
+
+
+def _open_relative(text: str) -> bool:
+    """A relative clause cut before its verb ("citations whose cited paper")."""
+    match = _RELATIVE.search(text.rstrip(". "))
+    return match is not None and not _has_main_verb("x " + match.group("rest"))

@@ -35,3 +35,8 @@ def test_whole_sentences_pass(sentence: str) -> None:
 def test_a_section_is_checked_sentence_by_sentence() -> None:
     text = "% a comment line.\n\n" + r"\citet{a} propose a parser. \citet{b} employ GreenSpyder to U."
     assert [reason for _, reason in sentences_garbled(text)] == ["ends on 'U'"]
+
+
+def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
+    assert garbled_reason("Our work draws on it: a checker flags citations whose cited paper.")
+    assert well_formed("Our work draws on it: a checker flags citations whose paper shows otherwise.")
