@@ -15,7 +15,7 @@ if not configs.relatex then
 end
 
 require("lspconfig").relatex.setup({
-  settings = { relatex = { knowledgeBase = { dataDir = vim.fn.expand("~/papers/kb") } } },
+  settings = { relatex = {} },  -- the knowledge base: the per-user data folder, as for the CLI
   on_attach = function(client, bufnr)
     local function run(command)
       client.request("workspace/executeCommand",
@@ -24,5 +24,6 @@ require("lspconfig").relatex.setup({
     vim.keymap.set("n", "<leader>rg", function() run("relatex.generateRelatedWork") end, { buffer = bufnr })
     vim.keymap.set("n", "<leader>rv", function() run("relatex.verifyBibliography") end, { buffer = bufnr })
     vim.keymap.set("n", "<leader>rc", function() run("relatex.checkClaims") end, { buffer = bufnr })
+    vim.keymap.set("n", "<leader>rb", function() run("relatex.buildKnowledgeBase") end, { buffer = bufnr })
   end,
 })

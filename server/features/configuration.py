@@ -96,6 +96,9 @@ def register(server: RelatexServer) -> None:
         if isinstance(params.settings, dict) and not _supports_configuration(server):
             server.init_options = {**server.init_options, **params.settings.get("relatex", params.settings)}
         await refresh_settings(server)
+        from relatex.server.features.knowledge_base import start_loading
         from relatex.server.features.sync import reanalyse_all
 
+        if not server.state.kb_loaded:  # another knowledge base was configured: load it now
+            start_loading(server)
         reanalyse_all(server)

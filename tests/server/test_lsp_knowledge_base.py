@@ -103,3 +103,27 @@ async def test_existing_knowledge_base_loads_in_the_background(start_editor: Sta
     status = await execute(editor, STATUS)
     assert status["loaded"] is True and status["records"] == 41
     assert "Build knowledge base from this project" not in await source_action_titles(editor, uri)
+
+
+async def test_building_can_be_cancelled_and_resumed(start_editor: StartEditor, demo: Path, tmp_path: Path) -> None:
+    entries = "".join(f"@article{{synthetic{i},\n  title = {{Synthetic paper number {i} on topic {i % 97}}},\n"
+                      f"  author = {{Author{i}, Ann}},\n  year = {{{1990 + i % 30}}},\n"
+                      f"  abstract = {{We study question {i} and find answer {i * 7}.}}\n}}\n\n"
+                      for i in range(6000))
+    (demo / "large.bib").write_text(entries, encoding="utf-8")
+    editor = await start_editor(demo, init=clean_options(tmp_path / "data"))
+    uri = editor.open(demo / "main.tex")
+    pending = asyncio.ensure_future(execute(editor, BUILD, uri))
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 60
+    while not any(isinstance(v, types.WorkDoneProgressReport) for v in editor.progress("building")):
+        assert loop.time() < deadline and not pending.done()
+        await asyncio.sleep(0.01)
+    token = next(t for t, values in editor.client.progress_reports.items()
+                 if values and "building" in getattr(values[0], "title", ""))
+    editor.client.window_work_done_progress_cancel(types.WorkDoneProgressCancelParams(token=token))
+    result = await asyncio.wait_for(pending, 60)
+    assert result["completed"] is False
+    assert editor.progress("building")[-1].message == "cancelled"
+    resumed = await execute(editor, BUILD, uri)
+    assert resumed["completed"] is True and resumed["records"] == 41 + 6000
