@@ -98,6 +98,8 @@ class BlockScanner:
         self.lines = _LineCounter(text, first_line)
         self.stopped_at: int | None = None
         self.repeated: list[tuple[int, int, str]] = []  # fields given twice in the current entry
+        self.names_used: set[str] = set()  # @string names the current block's values use
+        self.string_refs: dict[str, set[str]] = {}  # @string name -> the names its value used
 
     # -- findings -------------------------------------------------------------------------
     def _error(self, start: int, end: int, message: str, **data: object) -> Finding:
@@ -260,12 +262,33 @@ class BlockScanner:
         return -1, -1
 
     def _read_string(self, at: int, body_start: int, close: int) -> Finding | None:
+        self.names_used = set()
         try:
             fields, _ = self._parse_fields(body_start, close)
         except _BlockError as exc:
             return self._error(exc.offset, close + 1, f"malformed @string: {exc.message}")
+        loop: str | None = None
         for name, value in fields.items():
             self.strings[name] = value
+            self.string_refs[name] = set(self.names_used)
+            loop = loop or self._string_loop(name)
+        if loop is None:
+            return None
+        return Finding(Code.STRING_LOOP, Severity.WARNING,
+                       f"@string definitions refer to each other in a loop ({loop}); the names stay undefined",
+                       self.path, self.base + at, self.base + close + 1, {"line": self.lines.line(at)})
+
+    def _string_loop(self, name: str) -> str | None:
+        """``"a -> b -> a"`` when the definition of ``name`` closes a loop of @string references."""
+        path = [name]
+        while path:
+            refs = self.string_refs.get(path[-1], set())
+            if name in refs:
+                return " -> ".join([*path, name])
+            following = next((r for r in sorted(refs) if r in self.string_refs and r not in path), None)
+            if following is None:
+                return None
+            path.append(following)
         return None
 
     def _read_entry(self, at: int, entry_type: str, body_start: int, close: int) -> Iterator[BibEntry | Finding]:
@@ -397,6 +420,7 @@ class BlockScanner:
                     parts.append(word)
                 else:
                     lowered = word.lower()
+                    self.names_used.add(lowered)
                     parts.append(self.strings.get(lowered, MONTHS.get(lowered, word)))
                 pos = bare.end()
             pos = _WS.match(text, pos, end).end()  # type: ignore[union-attr]

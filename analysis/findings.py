@@ -37,6 +37,7 @@ class Code(StrEnum):
     DUPLICATE_KEY = "duplicate-key"
     DUPLICATE_WORK = "duplicate-work"
     DUPLICATE_FIELD = "duplicate-field"
+    STRING_LOOP = "string-loop"
     BIB_PARSE_ERROR = "bib-parse-error"
     MISSING_FIELD = "missing-field"
     # verification against an authority

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from lsprotocol import types
 
 from relatex.analysis.project_boundary import check_writable
+from relatex.analysis.text_files import dominant_newline, with_newlines
 from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import path_to_uri
 
@@ -76,8 +77,9 @@ def build_workspace_edit(server: RelatexServer, edits: Sequence[Any], root_dir: 
         else:
             text = (state.text_of(path) or "") if exists else ""
         mapper = mapper_for_file(path, text)
+        newline = dominant_newline(text)  # inserted lines take the document's line endings
         lsp_edits = [
-            types.TextEdit(range=mapper.range(e.start, e.end), new_text=e.new_text)
+            types.TextEdit(range=mapper.range(e.start, e.end), new_text=with_newlines(e.new_text, newline))
             for e in sorted(path_edits, key=lambda e: (e.start, e.end))
         ]
         changes[uri] = lsp_edits

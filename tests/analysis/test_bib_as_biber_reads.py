@@ -67,3 +67,14 @@ def test_duplicate_key_reported_once_with_every_location(tmp_path: Path) -> None
     found = [f for f in check_project(project, bibs) if f.code is Code.DUPLICATE_KEY]  # type: ignore[arg-type]
     assert len(found) == 1 and len(found[0].data["others"]) == 2
     assert "line 1" in found[0].message and "line 3" in found[0].message
+
+
+def test_string_loops_are_flagged_and_chains_still_expand(tmp_path: Path) -> None:
+    text = ('@string{a = b # "x"}\n@string{b = a}\n@string{c = c}\n'
+            '@string{ok = "fine"}\n@string{ok2 = ok # " too"}\n@misc{k, title = ok2}\n')
+    bib = parse_bib_text(text, tmp_path / "refs.bib")
+    loops = [f for f in bib.findings if f.code is Code.STRING_LOOP]
+    assert [f.severity for f in loops] == [Severity.WARNING, Severity.WARNING]
+    assert "b -> a -> b" in loops[0].message and "c -> c" in loops[1].message
+    assert text[loops[1].start:loops[1].end] == "@string{c = c}"
+    assert bib.entries[0].fields["title"] == "fine too"

@@ -55,7 +55,7 @@ class Editor:
 
     def open(self, path: Path) -> str:
         uri = path.resolve().as_uri()
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes().decode("utf-8")  # line endings as stored, as editors keep them
         self.docs[uri] = (1, text)
         self.client.text_document_did_open(types.DidOpenTextDocumentParams(
             text_document=types.TextDocumentItem(uri=uri, language_id="latex" if path.suffix == ".tex" else "bibtex",
@@ -105,7 +105,7 @@ class Editor:
             elif isinstance(op, types.TextDocumentEdit):
                 uri = op.text_document.uri
                 opened = uri in self.docs
-                text = self.docs[uri][1] if opened else uri_to_path(uri).read_text(encoding="utf-8")
+                text = self.docs[uri][1] if opened else uri_to_path(uri).read_bytes().decode("utf-8")
                 mapper = PositionMapper(text)
                 spans = sorted(((*mapper.offsets(e.range), e.new_text) for e in op.edits),
                                key=lambda s: (s[0], s[1]), reverse=True)

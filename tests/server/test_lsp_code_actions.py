@@ -253,3 +253,34 @@ async def test_quick_fix_applies_the_authority_values_to_a_mismatched_entry(star
     assert fix.edit is not None and editor.apply(fix.edit).applied
     entry = editor.text(bib)[start:editor.text(bib).index("\n}\n", start)]
     assert "2003" not in entry and "{2018}" in entry
+
+
+async def test_generation_keeps_the_authors_related_work_in_a_crlf_draft(start_editor: StartEditor, demo: Path) -> None:
+    import difflib
+
+    main = demo / "main.tex"
+    mine = "\\section{Related Work}\nThe author's own survey paragraph.\n\n"
+    before = main.read_text(encoding="utf-8").replace("\\input{sections/method}", mine + "\\input{sections/method}")
+    before = before.replace("\n", "\r\n")
+    main.write_bytes(before.encode("utf-8"))
+    editor = await start_editor(demo)
+    uri = editor.open(main)
+    titles: list[str] = []
+    for _ in range(100):  # until the project has been analysed once
+        result = await editor.client.text_document_code_action_async(types.CodeActionParams(
+            text_document=doc_id(uri), range=types.Range(start=types.Position(line=0, character=0),
+                                                         end=types.Position(line=0, character=0)),
+            context=types.CodeActionContext(diagnostics=[], only=[types.CodeActionKind.Source])))
+        titles = [a["title"] for a in source_actions(result)]
+        if len(titles) > 1:
+            break
+        await asyncio.sleep(0.1)
+    assert "Generate related work" in titles, titles
+    assert any(t.startswith("Replace existing related work (\"Related Work\"") for t in titles), titles
+    outcome = await editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="relatex.generateRelatedWork", arguments=[uri]))
+    assert outcome["applied"] is True
+    after = editor.text(uri)
+    ops = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
+    assert {op[0] for op in ops} == {"equal", "insert"}
+    assert "% relatex: generated related work begins" in after and "\n" not in after.replace("\r\n", "")

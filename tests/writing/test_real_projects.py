@@ -28,7 +28,8 @@ def test_there_are_enough_projects() -> None:
     assert len(NAMES) >= 20
 
 
-def _copy(name: str, dest: Path, newline: str) -> Path:
+def copy_project(name: str, dest: Path, newline: str) -> Path:
+    """A copy of fixture project ``name`` with every LaTeX/BibTeX file's line ends made ``newline``."""
     shutil.copytree(PROJECTS / name, dest)
     if newline == "\r\n":
         for path in dest.rglob("*"):
@@ -39,7 +40,8 @@ def _copy(name: str, dest: Path, newline: str) -> Path:
     return dest / "main.tex"
 
 
-def _only_insertions(before: bytes, after: bytes) -> bool:
+def only_insertions(before: bytes, after: bytes) -> bool:
+    """Whether ``after`` is ``before`` with bytes inserted and none removed or replaced."""
     ops = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
     return all(op[0] in ("equal", "insert") for op in ops)
 
@@ -48,7 +50,7 @@ def _only_insertions(before: bytes, after: bytes) -> bool:
 @pytest.mark.parametrize("name", NAMES)
 def test_real_project(tmp_path: Path, records: list[PaperRecord], name: str, newline: str) -> None:
     expected = json.loads((PROJECTS / name / "expected.json").read_text(encoding="utf-8"))
-    root = _copy(name, tmp_path / name, newline)
+    root = copy_project(name, tmp_path / name, newline)
     project = load_project(root)
     assert set(project.cited_keys(nocite=False)) == set(expected["cited"])
     assert set(project.nocite_keys()) == set(expected["nocite"])
@@ -69,7 +71,7 @@ def test_real_project(tmp_path: Path, records: list[PaperRecord], name: str, new
     write_edits(edits, texts)
     for path, data in before.items():
         after = path.read_bytes()
-        assert _only_insertions(data, after), path
+        assert only_insertions(data, after), path
         if newline == "\r\n" and path.suffix in (".tex", ".bib"):
             assert b"\n" not in after.replace(b"\r\n", b""), path
     if related is not None:
