@@ -17,4 +17,8 @@
   "Generate the related-work section through lsp-mode."
   (interactive)
   (lsp-send-execute-command "relatex.generateRelatedWork" (vector (lsp--buffer-uri))))
+(defun relatex-lsp-build-knowledge-base ()
+  "Build the knowledge base from this project's .bib files through lsp-mode."
+  (interactive)
+  (lsp-send-execute-command "relatex.buildKnowledgeBase" (vector (lsp--buffer-uri))))
 ;;; lsp-mode-snippet.el ends here

@@ -35,8 +35,9 @@
 
 (defcustom relatex-settings nil
   "Settings sent to the server, as a plist (section `relatex').
-The knowledge base defaults to the per-user data folder, the same as for the `relatex'
-command line.  Example: (:llm (:provider \"none\") :judge (:threshold 0.6))."
+The knowledge base defaults to the per-user data folder, the same as
+for the `relatex' command line.
+Example: (:llm (:provider \"none\") :judge (:threshold 0.6))."
   :type 'plist)
 
 (defconst relatex--modes '(latex-mode LaTeX-mode tex-mode plain-tex-mode bibtex-mode)
@@ -64,7 +65,7 @@ command line.  Example: (:llm (:provider \"none\") :judge (:threshold 0.6))."
 ;;; Progress in the mode line
 
 (defvar relatex--progress (make-hash-table :test #'equal)
-  "Token -> (TITLE MESSAGE PERCENTAGE) of the server's progress bars that are running.")
+  "Token -> (TITLE MESSAGE PERCENTAGE) of the server's running progress.")
 
 (defvar relatex-last-progress nil
   "The last progress text shown, e.g. \"building the knowledge base 40%\".")
@@ -115,7 +116,7 @@ command line.  Example: (:llm (:provider \"none\") :judge (:threshold 0.6))."
                    collect (eglot--uri-to-path (substring (symbol-name uri) 1)))))
 
 (defun relatex--visit-edited-files (wedit &rest _)
-  "Visit the files of WEDIT so that eglot edits buffers instead of asking about files."
+  "Visit the files of WEDIT: eglot then edits buffers without asking."
   (when relatex--user-edit
     (dolist (path (relatex--edit-paths wedit))
       (when (and path (file-exists-p path))
@@ -125,7 +126,7 @@ command line.  Example: (:llm (:provider \"none\") :judge (:threshold 0.6))."
 
 (cl-defmethod eglot-handle-request :around
   ((_server relatex-eglot-server) (_method (eql workspace/applyEdit)) &rest _params)
-  "Apply relatex's edit without a question when the user started the command behind it."
+  "Apply relatex's edit without a question when the user started it."
   (if (or relatex--user-edit (> relatex--started-commands 0))
       (let ((relatex--user-edit t)
             (eglot-confirm-server-initiated-edits nil)
@@ -166,8 +167,9 @@ command line.  Example: (:llm (:provider \"none\") :judge (:threshold 0.6))."
 
 (defun relatex--execute (command)
   "Run the server COMMAND on the current buffer's file, without blocking Emacs.
-Generation and verification take seconds to minutes; the server reports progress (shown in
-the mode line) and applies its edits through `workspace/applyEdit' when done."
+Generation and verification take seconds to minutes; the server reports
+progress (shown in the mode line) and applies its edits through
+`workspace/applyEdit' when done."
   (let ((server (eglot-current-server))
         (title (or (cdr (assoc command relatex--command-titles)) command)))
     (unless server (user-error "relatex: no language server in this buffer (M-x eglot)"))
@@ -203,7 +205,7 @@ the mode line) and applies its edits through `workspace/applyEdit' when done."
   (relatex--execute "relatex.checkClaims"))
 
 (defun relatex-build-knowledge-base ()
-  "Build the knowledge base from this project's .bib files and `knowledgeBase.sources'."
+  "Build the knowledge base from the project's .bib files and sources."
   (interactive)
   (relatex--execute "relatex.buildKnowledgeBase"))
 
