@@ -34,7 +34,12 @@ def main() -> int:
     parser.add_argument("--kb", type=Path, required=True, help="knowledge base directory (<data-dir>/<kb-name>)")
     parser.add_argument("--mode-label", default="subset")
     parser.add_argument("--out", type=Path, default=RESULTS / "fusion_split.json")
+    parser.add_argument("--rebuild-lexical", action="store_true",
+                        help="rebuild the index's BM25 first, with the current tokenizer")
     args = parser.parse_args()
+    if args.rebuild_lexical:
+        with KnowledgeBase.open(args.kb, read_only=False) as kb:
+            kb.rebuild_lexical()
     halves = split_tasks(args.data)
     excluded_docs = blacklist(args.data)
     runs: dict[str, dict[str, Any]] = {}

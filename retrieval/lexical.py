@@ -22,6 +22,18 @@ log = logging.getLogger(__name__)
 logging.getLogger("bm25s").setLevel(logging.WARNING)  # it logs every build at DEBUG
 
 _WORD = re.compile(r"[a-z0-9]+(?:[-'][a-z0-9]+)*")
+_WORD_V2 = re.compile(r"\b\w\w+\b")
+
+# Version 2 (the default for new indexes): bm25s's word pattern and short English stop list with
+# Snowball stemming and k1 1.5, chosen on ACM-CR's development half over version 1 (a long stop list
+# with writing words) and over bm25s's defaults (bench/lexical_baselines.py). An index records the
+# version it was built with, and its queries are tokenized the same way.
+TOKENIZER_VERSION = 2
+DEFAULT_K1 = 1.5
+STOPWORDS_V2 = frozenset(
+    """a an and are as at be but by for if in into is it no not of on or such that the their then there
+    these they this to was will with""".split()
+)
 
 STOPWORDS = frozenset(
     """a about above after again against all am an and any are as at be because been before being below
@@ -55,12 +67,13 @@ def stemmer_name() -> str:
     return "snowball"
 
 
-def tokenize(text: str, stemmer: str = "snowball") -> list[str]:
+def tokenize(text: str, stemmer: str = "snowball", version: int = TOKENIZER_VERSION) -> list[str]:
     """Lower-case words minus stop words, Snowball-stemmed (the same for documents and queries)."""
     stem = _stemmer(stemmer)
+    pattern, stopwords = (_WORD_V2, STOPWORDS_V2) if version >= 2 else (_WORD, STOPWORDS)
     out = []
-    for word in _WORD.findall(text.lower()):
-        if word in STOPWORDS or len(word) < 2:
+    for word in pattern.findall(text.lower()):
+        if word in stopwords or len(word) < 2:
             continue
         out.append(stem(word))
     return out
@@ -69,9 +82,11 @@ def tokenize(text: str, stemmer: str = "snowball") -> list[str]:
 class LexicalIndex:
     """A BM25 index over documents identified by record ids."""
 
-    def __init__(self, ids: list[str], retriever: object | None, stemmer: str = "snowball") -> None:
+    def __init__(self, ids: list[str], retriever: object | None, stemmer: str = "snowball",
+                 version: int = TOKENIZER_VERSION) -> None:
         self.ids = ids
         self.stemmer = stemmer
+        self.version = version
         self._retriever = retriever
         self._pos = {rid: i for i, rid in enumerate(ids)}
 
@@ -85,7 +100,7 @@ class LexicalIndex:
     def build(
         cls,
         documents: Iterable[tuple[str, str]],
-        k1: float = 1.2,
+        k1: float = DEFAULT_K1,
         b: float = 0.75,
         cancel: Callable[[], bool] | None = None,
     ) -> LexicalIndex:
@@ -97,7 +112,7 @@ class LexicalIndex:
         corpus: list[list[str]] = []
         for rid, text in documents:
             ids.append(rid)
-            corpus.append(tokenize(text, stemmer))
+            corpus.append(tokenize(text, stemmer, TOKENIZER_VERSION))
             if cancel is not None and len(ids) % 5000 == 0 and cancel():
                 raise InterruptedError("lexical index build cancelled")
         if not ids:
@@ -111,7 +126,7 @@ class LexicalIndex:
         """The k best (record id, BM25 score) pairs with a positive score."""
         if self._retriever is None or k <= 0:
             return []
-        tokens = tokenize(query, self.stemmer)
+        tokens = tokenize(query, self.stemmer, self.version)
         if not tokens:
             return []
         want = min(len(self.ids), k + len(exclude))
@@ -134,7 +149,8 @@ class LexicalIndex:
         shutil.rmtree(tmp, ignore_errors=True)
         tmp.mkdir(parents=True)
         (tmp / "ids.json").write_text(json.dumps(self.ids), encoding="utf-8")
-        (tmp / "tokenizer.json").write_text(json.dumps({"stemmer": self.stemmer}), encoding="utf-8")
+        (tmp / "tokenizer.json").write_text(json.dumps({"stemmer": self.stemmer, "version": self.version}),
+                                            encoding="utf-8")
         if self._retriever is not None:
             self._retriever.save(str(tmp / "bm25"))  # type: ignore[attr-defined]
         shutil.rmtree(directory, ignore_errors=True)
@@ -147,7 +163,8 @@ class LexicalIndex:
         ids = json.loads((directory / "ids.json").read_text(encoding="utf-8"))
         retriever = bm25s.BM25.load(str(directory / "bm25")) if ids else None
         try:
-            stemmer = json.loads((directory / "tokenizer.json").read_text(encoding="utf-8"))["stemmer"]
-        except (OSError, ValueError, KeyError):
-            stemmer = "snowball"
-        return cls(ids, retriever, stemmer)
+            recorded = json.loads((directory / "tokenizer.json").read_text(encoding="utf-8"))
+            stemmer, version = str(recorded["stemmer"]), int(recorded.get("version", 1))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            stemmer, version = "snowball", 1
+        return cls(ids, retriever, stemmer, version)

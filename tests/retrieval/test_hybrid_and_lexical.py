@@ -34,7 +34,21 @@ def test_convex_combination_normalises_scores() -> None:
 
 
 def test_tokenize_stems_and_drops_stop_words() -> None:
-    assert tokenize("The Retrieval of retrieved documents, using BM25!") == ["retriev", "retriev", "document", "bm25"]
+    text = "The Retrieval of retrieved documents, using BM25!"
+    assert tokenize(text) == ["retriev", "retriev", "document", "use", "bm25"]
+    # version 1 (indexes built before version 2) dropped writing words such as "using" too
+    assert tokenize(text, version=1) == ["retriev", "retriev", "document", "bm25"]
+
+
+def test_an_index_keeps_the_tokenizer_it_was_built_with(tmp_path: Path) -> None:
+    import json
+
+    index = LexicalIndex.build([("d1", "a study using Okapi weighting"), ("d2", "dense encoders")])
+    index.save(tmp_path / "gen")
+    assert json.loads((tmp_path / "gen" / "tokenizer.json").read_text()) == {"stemmer": "snowball", "version": 2}
+    (tmp_path / "gen" / "tokenizer.json").write_text(json.dumps({"stemmer": "snowball"}))  # written by version 1
+    old = LexicalIndex.load(tmp_path / "gen")
+    assert old.version == 1 and old.search("okapi weighting", k=1)[0][0] == "d1"
 
 
 def test_bm25_index_search_save_load(tmp_path: Path) -> None:
