@@ -414,7 +414,7 @@ def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> Late
         findings=tuple(sorted(group_missing_includes(loader.findings), key=Finding.sort_key)),
         citation_package=detect_citation_package([s.masked for s in loader.scans.values()], loader.root_dir),
         includes={path: tuple(targets) for path, targets in loader.includes.items()},
-        cite_macros=tuple(dict.fromkeys((m.name, m.args[:m.key_arg].count("m")) for m in loader.macros)),
+        cite_macros=tuple(dict.fromkeys((m.name, m.args[:k].count("m")) for m in loader.macros for k in m.key_args)),
     )
 
 

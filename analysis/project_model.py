@@ -139,7 +139,8 @@ class LatexProject:
     findings: tuple[Finding, ...] = ()
     citation_package: str = "none"  # "natbib" | "biblatex" | "none"
     includes: Mapping[Path, tuple[Path, ...]] = field(default_factory=dict)
-    # the author's own citation commands: (name without backslash, mandatory arguments before the keys)
+    # the author's own citation commands: (name without backslash, mandatory arguments before the keys),
+    # once per argument holding keys
     cite_macros: tuple[tuple[str, int], ...] = ()
 
     def cited_keys(self, nocite: bool = True) -> tuple[str, ...]:

@@ -111,6 +111,13 @@ def _surround(text: str, offset: int, block: str) -> str:
     return lead + block.strip("\n") + trail
 
 
+def replaced_lines(project: LatexProject, section: Section) -> int:
+    """How many lines of the author's text replacing ``section``'s body would remove."""
+    text = _text(project, section.path)
+    start = _heading_end(text, section)
+    return len(text[start:max(start, section_body_end(text, section))].strip("\r\n").splitlines())
+
+
 def marked_block(body: str) -> str:
     """The generated text between two comment lines that say what it is."""
     return f"{BLOCK_BEGIN}\n{body.strip(chr(10))}\n{BLOCK_END}"

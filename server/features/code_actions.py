@@ -94,7 +94,10 @@ def register(server: RelatexServer) -> None:
             ))
         existing = related_section_of(snapshot)
         if existing is not None and path.suffix.lower() == ".tex" and wanted(only, REPLACE_KIND):
-            title = f"Replace existing related work (\"{existing.title}\", {existing.path.name})"
+            placement = optional_module("writing.placement")
+            removed = placement.replaced_lines(snapshot.project, existing) if placement and snapshot else 0
+            title = (f"Replace existing related work (\"{existing.title}\", {existing.path.name}: "
+                     f"removes {removed} lines)")
             actions.append(types.CodeAction(title=title, kind=REPLACE_KIND, command=types.Command(
                 title=title, command=REPLACE_COMMAND, arguments=[uri])))
         return actions

@@ -54,3 +54,15 @@ def test_the_other_readers_use_the_same_names() -> None:
     text = "as \\yrcite{icml1} shows"
     found = cite_key_at(text, text.index("icml1") + 1)
     assert found is not None and found.key == "icml1"
+
+
+def test_completion_inside_every_key_argument_of_a_macro(tmp_path: Path) -> None:
+    from relatex.server.features.cite_scan import cite_context
+
+    path = tmp_path / "main.tex"
+    path.write_text(PREAMBLE + "\\begin{document}\n\\condcite{a}{b}\n\\end{document}\n", encoding="utf-8")
+    macros = load_project(path).cite_macros
+    assert ("condcite", 0) in macros and ("condcite", 1) in macros
+    text = "see \\condcite{lee}{pa"
+    found = cite_context(text, len(text), macros)
+    assert found is not None and found.prefix == "pa"

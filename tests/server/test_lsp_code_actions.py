@@ -276,7 +276,7 @@ async def test_generation_keeps_the_authors_related_work_in_a_crlf_draft(start_e
             break
         await asyncio.sleep(0.1)
     assert "Generate related work" in titles, titles
-    assert any(t.startswith("Replace existing related work (\"Related Work\"") for t in titles), titles
+    assert "Replace existing related work (\"Related Work\", main.tex: removes 1 lines)" in titles, titles
     outcome = await editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
         command="relatex.generateRelatedWork", arguments=[uri]))
     assert outcome["applied"] is True
@@ -284,3 +284,9 @@ async def test_generation_keeps_the_authors_related_work_in_a_crlf_draft(start_e
     ops = difflib.SequenceMatcher(None, before, after, autojunk=False).get_opcodes()
     assert {op[0] for op in ops} == {"equal", "insert"}
     assert "% relatex: generated related work begins" in after and "\n" not in after.replace("\r\n", "")
+    outcome = await editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="relatex.replaceRelatedWork", arguments=[uri]))
+    assert outcome["applied"] is True
+    replaced = editor.text(uri)
+    assert "The author's own survey paragraph." not in replaced and replaced.count("\\section{Related Work}") == 1
+    assert "\n" not in replaced.replace("\r\n", "")
