@@ -10,6 +10,8 @@ noted in ``pending_ids`` before the vector write); rerunning skips every committ
 
 from __future__ import annotations
 
+import hashlib
+import logging
 import threading
 import time
 from collections import Counter
@@ -22,9 +24,11 @@ import numpy as np
 from relatex.retrieval.dedup import merge_records
 from relatex.retrieval.embedding import Embedder
 from relatex.retrieval.record_store import RecordStore, record_to_json, text_hash, title_key
-from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi
+from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, normalise_title
 from relatex.retrieval.sources.base import SourceItem
 from relatex.retrieval.vector_store import VectorStore
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -115,8 +119,9 @@ def _batches(items: Iterable[SourceItem], size: int) -> Iterator[list[SourceItem
         yield batch
 
 
-def _identity_lookup(records: RecordStore, record: PaperRecord, pending: Mapping[str, str]) -> str | None:
-    """The id of an existing (or pending in this batch) record describing the same paper."""
+def _identity_lookup(records: RecordStore, record: PaperRecord, pending: Mapping[str, str]) -> tuple[str | None, str]:
+    """The id of an existing (or pending in this batch) record describing the same paper, and
+    the kind of identifier that matched (``doi``, ``arxiv``, ``title``)."""
     keys: list[tuple[str, Callable[[str], str | None]]] = []
     if doi := normalise_doi(record.doi):
         keys.append((f"doi:{doi}", records.id_by_doi))
@@ -125,12 +130,44 @@ def _identity_lookup(records: RecordStore, record: PaperRecord, pending: Mapping
     if tkey := title_key(record):
         keys.append((f"title:{tkey}", records.id_by_title_key))
     for key, lookup in keys:
+        kind = key.split(":", 1)[0]
         if key in pending:
-            return pending[key]
+            return pending[key], kind
         found = lookup(key.split(":", 1)[1])
         if found:
-            return found
-    return None
+            return found, kind
+    return None, ""
+
+
+def titles_agree(first: str, second: str) -> bool:
+    """Whether two titles name the same paper: equal when normalised, one a prefix of the other
+    (a subtitle dropped), or sharing most of their words. A missing title agrees with anything."""
+    a, b = normalise_title(first or ""), normalise_title(second or "")
+    if not a or not b or a == b or a.startswith(b) or b.startswith(a):
+        return True
+    words_a, words_b = set(a.split()), set(b.split())
+    return len(words_a & words_b) / len(words_a | words_b) >= 0.6
+
+
+def _same_paper_target(records: RecordStore, record: PaperRecord, target: str, titles: dict[str, str]) -> str:
+    """``target``, unless it only shares an identifier with ``record`` while the titles disagree
+    (two papers under one DOI in the data): then ``record``'s own id, or one made distinct."""
+    def agrees(rid: str) -> bool | None:  # None: no such record yet
+        title = titles.get(rid)
+        if title is None:
+            stored = records.get(rid)
+            if stored is None:
+                return None
+            title = titles[rid] = stored.title
+        return titles_agree(title, record.title)
+
+    if agrees(target) is not False:
+        return target
+    if agrees(record.id) is not False:
+        return record.id
+    distinct = f"{record.id}~{hashlib.sha1(normalise_title(record.title).encode()).hexdigest()[:8]}"
+    log.info("%s shares an identifier with %s but not its title; kept apart as %s", record.title, target, distinct)
+    return distinct
 
 
 def _remember(pending: dict[str, str], record: PaperRecord, rid: str) -> None:
@@ -238,6 +275,7 @@ def index_items(
         run = records.start_run(source)
     writer = _BatchWriter(records, store, embedder, summary)
     seen_local: set[str] = set()
+    titles: dict[str, str] = {}  # record id -> title, for the DOI/title agreement check
     processed = 0
 
     for batch in _batches(items, batch_size):
@@ -263,7 +301,11 @@ def index_items(
             if lid in unchanged_set:
                 continue
             record = item.record
-            target = _identity_lookup(records, record, pending) or record.id
+            found, matched_by = _identity_lookup(records, record, pending)
+            target = found or record.id
+            if matched_by == "doi":
+                target = _same_paper_target(records, record, target, titles)
+            titles.setdefault(target, record.title)
             if lid in stored and stored[lid][1] != target:
                 affected.add(stored[lid][1])
                 removed_parts.add((source, lid))
@@ -271,7 +313,8 @@ def index_items(
             affected.add(target)
             new_parts.setdefault(target, []).append((source, lid, record))
             rows.append((source, lid, target, record.content_hash(), record_to_json(record), run))
-            alias_rows.extend((alias, target) for alias in (*item.aliases, record.id) if alias != target)
+            aliases = (*item.aliases, record.id) if target.split("~")[0] != record.id else item.aliases
+            alias_rows.extend((alias, target) for alias in aliases if alias != target)
 
         statuses = writer.apply(affected, new_parts, removed_parts, rows, [], alias_rows, (source, unchanged, run))
         counted: set[str] = set()

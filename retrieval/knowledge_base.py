@@ -19,6 +19,7 @@ not (or no longer) committed.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import shutil
 import threading
@@ -239,16 +240,19 @@ class KnowledgeBase:
         total: int | None = None,
     ) -> IndexSummary:
         """Add or update every record of ``source``; on a complete run also remove the records the
-        source no longer has (by source name; never for a ``limited`` source). Resumable:
+        source no longer has (by the source's resolved path; never for a ``limited`` source). Resumable:
         unchanged records are skipped by hash."""
         self._require_writer()
+        shown = None if progress is None else (
+            lambda report: progress(dataclasses.replace(report, source=source.name)))
         with self._mutex:
             summary = index_items(
-                self._records, self._store_or_fail(), self.embedder, source.items(), source.name,
-                skipped=source.skipped, batch_size=self.batch_size, progress=progress,
+                self._records, self._store_or_fail(), self.embedder, source.items(), source.identity,
+                skipped=source.skipped, batch_size=self.batch_size, progress=shown,
                 cancel=as_cancel_check(cancel), total=total,
                 remove_stale=not isinstance(source, LimitedSource),
             )
+            summary.source = source.name  # reported by its short name; filed under its path
             self._cancelled = not summary.completed
             self._after_write(rebuild=summary.completed)
             return summary

@@ -45,6 +45,15 @@ class RecordSource:
         self.skipped: Counter[str] = Counter()
         self.read = 0
 
+    @property
+    def identity(self) -> str:
+        """What the knowledge base files this source's contributions under: the resolved path,
+        so ``a/refs.bib`` and ``b/refs.bib`` (same name) never replace each other's records."""
+        try:
+            return str(self.path.resolve())
+        except (OSError, RuntimeError):
+            return str(self.path.absolute())
+
     def items(self) -> Iterator[SourceItem]:
         raise NotImplementedError
 

@@ -1,0 +1,57 @@
+"""Sources are told apart by their resolved path, and one DOI does not merge two different papers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from relatex.retrieval.embedding import HashingEmbedder
+from relatex.retrieval.indexing import titles_agree
+from relatex.retrieval.knowledge_base import KnowledgeBase
+from relatex.retrieval.sources import open_source
+
+
+def _entry(key: str, title: str, doi: str | None = None) -> str:
+    doi_line = f"  doi = {{{doi}}},\n" if doi else ""
+    return f"@article{{{key},\n  title = {{{title}}},\n  author = {{Doe, Jane}},\n  journal = {{J}},\n" \
+           f"  year = {{2020}},\n{doi_line}}}\n\n"
+
+
+def test_same_named_files_keep_their_own_records(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, b = tmp_path / "a" / "refs.bib", tmp_path / "b" / "refs.bib"
+    a.write_text(_entry("alpha", "Graph neural networks for citation ranking")
+                 + _entry("beta", "Sparse retrieval with learned term weights"), encoding="utf-8")
+    b.write_text(_entry("gamma", "Summarising scientific papers with discourse structure")
+                 + _entry("delta", "Contrastive pretraining of sentence encoders"), encoding="utf-8")
+    with KnowledgeBase.open(tmp_path / "kb", embedder=HashingEmbedder(64)) as kb:
+        kb.index(open_source(a))
+        kb.index(open_source(b))
+        assert len(kb) == 4  # indexing b/refs.bib did not remove a/refs.bib's records
+        a.write_text(_entry("alpha", "Graph neural networks for citation ranking"), encoding="utf-8")
+        kb.index(open_source(a))
+        titles = sorted(hit.record.title for hit in kb.search("papers", k=10))
+    assert titles == ["Contrastive pretraining of sentence encoders", "Graph neural networks for citation ranking",
+                      "Summarising scientific papers with discourse structure"]
+
+
+def test_one_doi_merges_only_papers_whose_titles_agree(tmp_path: Path) -> None:
+    bib = tmp_path / "acl.bib"
+    bib.write_text(_entry("p1", "Neural machine translation of rare words", "10.18653/v1/P16-1162")
+                   + _entry("p2", "A workshop overview of shared tasks in 2016", "10.18653/v1/P16-1162")
+                   + _entry("p3", "Neural Machine Translation of Rare Words with Subword Units",
+                            "10.18653/v1/P16-1162"), encoding="utf-8")
+    with KnowledgeBase.open(tmp_path / "kb", embedder=HashingEmbedder(64)) as kb:
+        kb.index(open_source(bib))
+        assert len(kb) == 2
+        titles = {hit.record.title for hit in kb.search("workshop overview shared tasks", k=5)}
+        assert "A workshop overview of shared tasks in 2016" in titles
+        kb.index(open_source(bib))  # a second run keeps the same two records
+        assert len(kb) == 2
+
+
+def test_title_agreement() -> None:
+    assert titles_agree("BERT: Pre-training of deep bidirectional transformers",
+                        "BERT: pre-training of deep bidirectional transformers for language understanding")
+    assert titles_agree("", "anything")
+    assert not titles_agree("Neural machine translation of rare words", "A workshop overview of shared tasks")
