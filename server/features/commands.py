@@ -14,12 +14,13 @@ from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.checks import background_pass
 from relatex.server.features.code_actions import current_versions
 from relatex.server.features.completion import ADD_ENTRY_COMMAND
+from relatex.server.features.edit_rollback import apply_all_or_nothing
 from relatex.server.features.generate_action import fresh_snapshot
 from relatex.server.features.hover import snapshot_for
 from relatex.server.features.knowledge_base import index_paths
 from relatex.server.features.progress import ProgressTask
 from relatex.server.features.quick_fixes import add_entry_edits
-from relatex.server.features.workspace_edits import apply_workspace_edit, build_workspace_edit
+from relatex.server.features.workspace_edits import build_workspace_edit
 from relatex.server.workspace_state import BackgroundResults, ProjectSnapshot, uri_to_path
 
 if TYPE_CHECKING:
@@ -128,7 +129,10 @@ def register(server: RelatexServer) -> None:
             except OutsideProjectError as exc:
                 server.warn(f"relatex: {exc}")
                 return {"applied": False, "error": str(exc)}
-            applied = await apply_workspace_edit(server, edit, f"Add {key}")
+            applied, message = await apply_all_or_nothing(server, edit, edits, snapshot.texts,
+                                                          snapshot.root.parent, f"Add {key}")
+            if not applied:
+                server.warn(f"relatex: Add {key}: {message}")
         return {"applied": applied, "key": key}
 
     @server.feature(DOCUMENT_TEXT)

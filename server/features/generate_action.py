@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.code_actions import GENERATE_COMMAND, REPLACE_COMMAND, current_versions
+from relatex.server.features.edit_rollback import apply_all_or_nothing
 from relatex.server.features.progress import Cancelled, ProgressTask
-from relatex.server.features.workspace_edits import apply_workspace_edit, build_workspace_edit
+from relatex.server.features.workspace_edits import build_workspace_edit
 from relatex.server.workspace_state import ProjectSnapshot, analyse_root, optional_module, uri_to_path
 
 if TYPE_CHECKING:
@@ -157,8 +158,10 @@ async def run_generation(server: RelatexServer, uri: str, replace: bool = False)
                 raise GenerationError("the draft changed while the edit was prepared; nothing was applied, "
                                       "please try again")
             task.check()  # no await between this check and sending the edit
-            applied = await apply_workspace_edit(server, edit, "Replace existing related work" if replace
-                                                 else "Generate related work")
+            label = "Replace existing related work" if replace else "Generate related work"
+            applied, message = await apply_all_or_nothing(server, edit, edits, snapshot.texts, root.parent, label)
+            if not applied:
+                raise GenerationError(f"{label} was not applied: {message}")
         except Exception as exc:
             if not task.cancelled() and not isinstance(exc, Cancelled):
                 if isinstance(exc, GenerationError):

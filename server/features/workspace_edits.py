@@ -93,13 +93,3 @@ def build_workspace_edit(server: RelatexServer, edits: Sequence[Any], root_dir: 
     if supports_document_changes(server):
         return types.WorkspaceEdit(document_changes=document_changes)
     return types.WorkspaceEdit(changes=changes)
-
-
-async def apply_workspace_edit(server: RelatexServer, edit: types.WorkspaceEdit, label: str) -> bool:
-    """Ask the client to apply ``edit``; a refusal is shown to the user."""
-    result = await server.workspace_apply_edit_async(types.ApplyWorkspaceEditParams(edit=edit, label=label))
-    if not result.applied:
-        reason = result.failure_reason or "the editor refused the edit"
-        server.warn(f"relatex: {label}: {reason}")
-        return False
-    return True

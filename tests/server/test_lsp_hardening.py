@@ -21,3 +21,32 @@ async def test_generation_refuses_a_bib_symlinked_outside_the_project(start_edit
     assert outcome["applied"] is False and "outside the project folder" in outcome["error"]
     assert str(outside) in outcome["error"]
     assert editor.applied == [] and outside.read_text(encoding="utf-8") == before
+
+
+async def test_a_client_that_refuses_the_second_file_gets_the_first_undone(start_editor: StartEditor,
+                                                                        demo: Path) -> None:
+    editor = await start_editor(demo, "emacs")
+    uri = editor.open(demo / "main.tex")
+    bib_uri = editor.open(demo / "references.bib")
+    before = {uri: editor.text(uri), bib_uri: editor.text(bib_uri)}
+    full_apply = editor.apply
+    calls: list[types.WorkspaceEdit] = []
+
+    def apply_first_file_only(edit: types.WorkspaceEdit) -> types.ApplyWorkspaceEditResult:
+        calls.append(edit)
+        if len(calls) > 1:  # the undo is applied like any edit
+            return full_apply(edit)
+        operations = [op for op in edit.document_changes or [] if isinstance(op, types.TextDocumentEdit)]
+        assert len(operations) == 2  # the section and the new entries
+        full_apply(types.WorkspaceEdit(document_changes=[operations[0]]))
+        second = operations[1].text_document.uri.rsplit("/", 1)[-1]
+        return types.ApplyWorkspaceEditResult(
+            applied=False, failed_change=1,
+            failure_reason=f"Edits on '{second}' require version 0, you have 1")
+
+    editor.apply = apply_first_file_only  # type: ignore[method-assign]
+    outcome = await editor.client.workspace_execute_command_async(types.ExecuteCommandParams(
+        command="relatex.generateRelatedWork", arguments=[uri]))
+    assert outcome["applied"] is False and "was undone" in outcome["error"], outcome
+    assert len(calls) == 2
+    assert editor.text(uri) == before[uri] and editor.text(bib_uri) == before[bib_uri]
