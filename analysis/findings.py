@@ -31,6 +31,9 @@ class Code(StrEnum):
     INCLUDE_CYCLE = "include-cycle"
     BIB_FILE_NOT_FOUND = "bib-file-not-found"
     DANGEROUS_LATEX = "dangerous-latex"
+    # limits
+    TOO_MANY_FINDINGS = "too-many-findings"
+    DOCUMENT_TOO_LARGE = "document-too-large"
     # citations and bibliography
     UNDEFINED_CITATION = "undefined-citation"
     UNUSED_ENTRY = "unused-entry"

@@ -89,6 +89,8 @@ class RelatexSettings:
     writing: WritingSettings = field(default_factory=WritingSettings)
     max_unused_hints: int = 200
     debounce_ms: int = 300
+    max_document_bytes: int = 2_000_000  # larger .tex documents get sync and one notice, no analysis
+    max_findings_per_file: int = 500  # diagnostics per file, then one summary
 
     def bib_cache_dir(self) -> Path:
         """Where parsed .bib files and their findings are kept across processes."""
@@ -112,6 +114,8 @@ RANGES: dict[str, tuple[float, float]] = {
     "writing.memory_tokens": (256, 100000),
     "max_unused_hints": (0, 100000),
     "debounce_ms": (0, 10000),
+    "max_document_bytes": (10_000, 1_000_000_000),
+    "max_findings_per_file": (10, 1_000_000),
 }
 
 # Settings that only the editor extension reads (e.g. ``server.path``); not an error here.

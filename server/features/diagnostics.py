@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from relatex.analysis.finding_limits import cap_per_file, oversized_document, utf8_size
 from relatex.analysis.findings import Code, Finding, Severity, finding_text, json_safe
 from relatex.analysis.text_files import read_text
 from relatex.server.positions import mapper_for_file
@@ -162,12 +163,20 @@ def publish_snapshot(server: RelatexServer, snapshot: ProjectSnapshot) -> None:
     findings: list[Finding] = list(snapshot.findings)
     if background is not None and background.generation == snapshot.generation:
         findings.extend(background.findings)
+    findings = cap_per_file(findings, server.settings.max_findings_per_file)
     publish(server, snapshot.root, diagnostics_by_file(findings, snapshot.texts, snapshot.files()))
 
 
 async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     """Syntax pass of ``root`` in the executor, publish, then start the background checks."""
     state = server.state
+    too_large = oversized_documents(server, root)
+    if too_large:  # one notice, no analysis: a 50 MB draft must not cost minutes per keystroke
+        state.snapshots.pop(root, None)
+        publish(server, root, {finding.path: [to_diagnostic(finding, types.Range(
+            start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)))]
+            for finding in too_large})
+        return
     if root not in state.snapshots:
         await _preview(server, root, generation)
     try:
@@ -194,6 +203,24 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     for hook in server.analysis_hooks:
         hook(snapshot)
     start_background_checks(server, snapshot)
+
+
+def oversized_documents(server: RelatexServer, root: Path) -> list[Finding]:
+    """The document-too-large findings of ``root`` and the open .tex documents of its project."""
+    state, limit = server.state, server.settings.max_document_bytes
+    paths = {root} | {d.path for d in state.documents.values()
+                      if d.path.suffix.lower() == ".tex" and state.root_of.get(d.path, d.path) == root}
+    found: list[Finding] = []
+    for path in sorted(paths):
+        doc = state.document_for_path(path)
+        try:
+            size = utf8_size(doc.text, limit) if doc is not None else path.stat().st_size
+        except OSError:
+            continue
+        finding = oversized_document(path, size, limit)
+        if finding is not None:
+            found.append(finding)
+    return found
 
 
 async def _preview(server: RelatexServer, root: Path, generation: int) -> None:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from relatex.analysis.project_boundary import OutsideProjectError
 from relatex.server.features.code_actions import GENERATE_COMMAND, REPLACE_COMMAND, current_versions
+from relatex.server.features.diagnostics import oversized_documents
 from relatex.server.features.edit_rollback import apply_all_or_nothing
 from relatex.server.features.progress import Cancelled, ProgressTask
 from relatex.server.features.workspace_edits import build_workspace_edit
@@ -132,6 +133,10 @@ async def run_generation(server: RelatexServer, uri: str, replace: bool = False)
     state = server.state
     path = uri_to_path(uri)
     root = state.root_of.get(path) or state.find_root(path)
+    too_large = oversized_documents(server, root)
+    if too_large:
+        server.warn(f"relatex: {too_large[0].message}")
+        return {"applied": False, "error": too_large[0].message}
     snapshot = state.snapshots.get(root)
     # entered before the first await: a $/cancelRequest of this request cancels the task too
     async with ProgressTask(server, "relatex: generating related work") as task:
