@@ -56,7 +56,8 @@ class SelectionCancelled(Exception):
 class SelectionParams:
     """The knobs of the selection.
 
-    ``breadth``: papers kept (``breadth * candidate_factor`` candidates are considered).
+    ``breadth``: new papers kept (``breadth * candidate_factor`` candidates are considered; papers the
+    draft already cites come on top). ``relevance_floor`` and ``min_breadth``: see :func:`earned`.
     ``depth``: abstract sentences (or full-text sentences when present) read per paper.
     ``diversity``: the MMR weight ``w`` (0 = relevance only, 1 = diversity only).
     ``hops``: citation hops expanded from the seeds (0, 1 or 2).
@@ -93,6 +94,8 @@ class SelectionParams:
     community_resolution: float = 1.0
     random_seed: int = 0
     online_budget_s: float = 20.0
+    relevance_floor: float = 0.0  # share of the best candidate's relevance a paper needs (0: off)
+    min_breadth: int = 5  # papers kept whatever the floor
 
     def __post_init__(self) -> None:
         if self.breadth < 1:
@@ -105,6 +108,8 @@ class SelectionParams:
             raise ValueError("hops must be 0, 1 or 2")
         if not 0.0 <= self.alpha <= 1.0:
             raise ValueError("alpha must lie in [0, 1]")
+        if not 0.0 <= self.relevance_floor < 1.0:
+            raise ValueError("relevance_floor must lie in [0, 1)")
         if self.neighbour_mode not in ("hybrid", "vector"):
             raise ValueError("neighbour_mode must be 'hybrid' or 'vector'")
 
@@ -255,6 +260,18 @@ def read_sentences(record: PaperRecord, draft_terms: Counter[str], depth: int) -
     return tuple(sentences[i] for i in sorted(best))
 
 
+def earned(pool: Sequence[Any], cited: Mapping[str, str], params: SelectionParams) -> list[Any]:
+    """The candidates that earn a citation: relevance at least ``relevance_floor`` times the best
+    candidate's (so the breadth adapts to how many papers are close to the draft), never fewer
+    than ``min_breadth``; papers the draft already cites are always kept."""
+    if params.relevance_floor <= 0 or not pool:
+        return list(pool)
+    top = max(c.relevance for c in pool)
+    floor = params.relevance_floor * top
+    kept = [c for i, c in enumerate(pool) if c.id in cited or c.relevance >= floor or i < params.min_breadth]
+    return kept
+
+
 def _in_degree(graph: nx.DiGraph) -> dict[str, int]:
     out: dict[str, int] = {}
     for _, v, data in graph.edges(data=True):
@@ -302,10 +319,13 @@ def select_papers(
     _check(cancel)
     exclude = () if params.include_cited else tuple(exp.cited_ids)
     ranked = rank_candidates(exp, params.alpha, ppr_types(params), exclude)
-    pool = ranked[: params.breadth * params.candidate_factor]
+    pool = earned(ranked[: params.breadth * params.candidate_factor], exp.cited_ids, params)
     by_id = {c.id: c for c in pool}
-    chosen = mmr_select([c.id for c in pool], {c.id: c.score for c in pool}, exp.vectors,
-                        params.breadth, params.diversity)
+    # papers the draft cites (with an abstract to discuss) do not count against the breadth
+    cited_in_pool = [c.id for c in pool if c.id in exp.cited_ids and graph.nodes[c.id]["record"].abstract]
+    fresh = [c for c in pool if c.id not in set(cited_in_pool)]
+    chosen = cited_in_pool + mmr_select([c.id for c in fresh], {c.id: c.score for c in fresh}, exp.vectors,
+                                        params.breadth, params.diversity)
     if progress:
         progress(f"kept {len(chosen)} of {len(ranked)} papers", 0.8)
     records = {pid: graph.nodes[pid]["record"] for pid in chosen}

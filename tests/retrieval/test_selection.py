@@ -45,8 +45,9 @@ def selection(kb: KnowledgeBase, draft: DraftContext) -> Selection:
 
 
 def test_keeps_breadth_papers_with_scores_layers_and_themes(selection: Selection) -> None:
-    assert len(selection.papers) == 10
-    assert len({p.record.id for p in selection.papers}) == 10
+    new = [p for p in selection.papers if p.draft_key is None]
+    assert len(new) == 10  # breadth new papers; the draft's own citations come on top
+    assert len({p.record.id for p in selection.papers}) == len(selection.papers)
     for paper in selection.papers:
         assert paper.layer in LAYERS
         assert 0.0 <= paper.relevance <= 1.0 and 0.0 <= paper.centrality <= 1.0
@@ -126,7 +127,7 @@ def test_excluding_cited_papers_returns_only_new_ones(kb: KnowledgeBase, draft: 
 
 def test_srw_metrics_of_the_selection(selection: Selection) -> None:
     metrics = graph_metrics(selection.graph, [p.record.id for p in selection.papers])
-    assert metrics["nodes"] == 10 and metrics["edges"] > 0 and 0 <= metrics["clustering"] <= 1
+    assert metrics["nodes"] == len(selection.papers) and metrics["edges"] > 0 and 0 <= metrics["clustering"] <= 1
 
 
 def test_cancellation_between_steps(kb: KnowledgeBase, draft: DraftContext) -> None:
@@ -212,3 +213,15 @@ def test_invalid_parameters_are_rejected() -> None:
 def test_empty_draft_gives_an_empty_selection(kb: KnowledgeBase) -> None:
     result = select_papers(DraftContext(), kb, SelectionParams(breadth=5))
     assert result.papers == () and result.themes == () and result.reading_order == ()
+
+
+def test_relevance_floor_keeps_only_papers_close_to_the_draft() -> None:
+    from relatex.retrieval.expansion import Candidate
+    from relatex.retrieval.selection import SelectionParams, earned
+
+    pool = [Candidate(f"p{i}", 1.0 - i / 10, relevance, 0.0) for i, relevance in
+            enumerate([0.9, 0.8, 0.7, 0.3, 0.2, 0.1, 0.05])]
+    params = SelectionParams(relevance_floor=0.5, min_breadth=2)
+    assert [c.id for c in earned(pool, {}, params)] == ["p0", "p1", "p2"]
+    assert [c.id for c in earned(pool, {"p6": "seed"}, params)] == ["p0", "p1", "p2", "p6"]  # cited: always
+    assert len(earned(pool, {}, SelectionParams())) == len(pool)  # floor off by default

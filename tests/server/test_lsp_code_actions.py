@@ -45,9 +45,11 @@ def source_actions(result: Any) -> list[dict[str, Any]]:
 
 def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     """The same pipeline in-process on the same files: the texts the server must produce exactly."""
+    from relatex.analysis.bib_verification import verify_entry
     from relatex.analysis.edits import apply_edits
     from relatex.analysis.latex_project import load_project
     from relatex.analysis.project_checks import load_bibliographies
+    from relatex.retrieval.authorities import KnowledgeBaseAuthority
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import SelectionParams, select_papers
     from relatex.server.commands.check_claims import make_judge
@@ -63,7 +65,11 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
         selection = select_papers(draft_context(project, bibs, kb), kb, SelectionParams(
             breadth=graph.breadth, depth=graph.depth, diversity=graph.diversity, hops=graph.hops,
             landmark_year=graph.landmark_year))
-        generated = generate_related_work(project, bibs, selection, judge=make_judge(settings))  # the server's judge
+        # the server's judge, and its verification of the draft's entries the section cites
+        draft_keys = {p.draft_key for p in selection.papers if p.draft_key}
+        verdicts = {k: verify_entry(e, [KnowledgeBaseAuthority(kb)])
+                    for bib in bibs.values() for k, e in bib.by_key().items() if k in draft_keys}
+        generated = generate_related_work(project, bibs, selection, judge=make_judge(settings), bib_verdicts=verdicts)
     edits = plan_insertion(project, bibs, generated, placement=settings.writing.placement,
                            section_title=settings.writing.section_title)
     texts: dict[Path, str] = {}
