@@ -67,7 +67,7 @@ class GraphSettings:
 
 @dataclass(frozen=True)
 class JudgeSettings:
-    kind: str = "offline"  # "offline" | "onnx" | "llm"
+    kind: str = "offline"  # "offline" (citation model) | "features" | "onnx" | "llm"
     onnx_model: str = ""  # local directory or hub id of an ONNX NLI model
     threshold: float = 0.5
 
@@ -99,7 +99,7 @@ class RelatexSettings:
 
 CHOICES: dict[str, tuple[str, ...]] = {
     "llm.provider": ("none", "anthropic"),
-    "judge.kind": ("offline", "onnx", "llm"),
+    "judge.kind": ("offline", "features", "onnx", "llm"),
     "writing.placement": ("after-introduction", "before-conclusion", "end"),
 }
 RANGES: dict[str, tuple[float, float]] = {

@@ -2,8 +2,8 @@
 
 Evidence for a citation key is the .bib entry's ``abstract`` field, else the abstract (and full
 text) of the knowledge-base record the entry resolves to; keys with neither are "unknown". The
-judge is chosen by ``judge.kind``: the offline scorer (default, the knowledge base's embedding
-model), an ONNX NLI model, or the configured LLM.
+judge is chosen by ``judge.kind`` (``relatex.server.claim_judges``): relatex's citation model
+(default, offline), the feature-based offline scorer, an ONNX NLI model, or the configured LLM.
 """
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ from relatex.analysis.claim_support import (
 )
 from relatex.analysis.evidence import Evidence, paper_evidence
 from relatex.analysis.findings import Code, Finding, Severity
-from relatex.analysis.offline_judge import OfflineSupportJudge
 from relatex.analysis.project_model import LatexProject
 from relatex.analysis.text_positions import LineIndex
 from relatex.server.config import RelatexSettings
@@ -44,46 +43,17 @@ _MAX_QUOTE = 240
 
 
 def make_judge(settings: RelatexSettings) -> SupportJudge:
-    """The judge named by ``settings.judge.kind``; falls back to the offline scorer with a warning."""
-    kind = settings.judge.kind
-    threshold = settings.judge.threshold
-    if kind == "onnx":
-        from relatex.analysis.onnx_judge import JudgeUnavailable, OnnxNliJudge
+    """The judge named by ``settings.judge.kind`` over the configured embedder (see ``claim_judges``)."""
+    from relatex.server.claim_judges import make_claim_judge
 
-        try:
-            return OnnxNliJudge.from_setting(
-                settings.judge.onnx_model, allow_download=settings.online.enabled,
-                cache_dir=settings.online.resolved_cache_dir() / "models", threshold=threshold,
-            )
-        except JudgeUnavailable as exc:
-            log.warning("ONNX claim judge unavailable (%s); using the offline judge", exc)
-    elif kind == "llm":
-        from relatex.analysis.llm_judge import LlmSupportJudge
-
-        try:
-            from relatex.server.components_llm import make_llm
-
-            llm = make_llm(settings)
-        except Exception as exc:  # a missing key or provider must not stop the check
-            log.warning("LLM claim judge unavailable (%s); using the offline judge", exc)
-            llm = None
-        if llm is not None:
-            return LlmSupportJudge(llm)
-        log.warning("judge.kind is 'llm' but llm.provider is 'none'; using the offline judge")
-    return offline_judge(settings)
-
-
-def offline_judge(settings: RelatexSettings) -> OfflineSupportJudge:
-    """The offline scorer with the knowledge base's embedder (lexical only for uncalibrated models)."""
-    threshold = settings.judge.threshold
     try:
         from relatex.server.components import make_embedder
 
         embedder = make_embedder(settings)
     except Exception as exc:  # the model may be missing on this machine
         log.warning("no embedding model for the claim judge (%s); using lexical features only", exc)
-        return OfflineSupportJudge(None, threshold=threshold)
-    return OfflineSupportJudge(embedder.embed, embed_id=embedder.model_id, threshold=threshold)
+        return make_claim_judge(settings, None, "")
+    return make_claim_judge(settings, embedder.embed, embedder.model_id)
 
 
 def _open_kb(settings: RelatexSettings) -> Any:

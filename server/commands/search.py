@@ -7,6 +7,7 @@ import json
 import sys
 
 from relatex.retrieval.knowledge_base import SEARCH_MODES, SearchHit
+from relatex.retrieval.rerank import RERANK_DEPTH, citation_reranker, rerank_hits
 from relatex.server.components import open_knowledge_base
 from relatex.server.config import RelatexSettings
 
@@ -18,6 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--exclude", action="append", default=[], metavar="ID",
                         help="record id to leave out (repeatable)")
+    parser.add_argument("--rerank", action="store_true", help="rerank the top hits with the citation model")
+    parser.add_argument("--rerank-depth", type=int, default=RERANK_DEPTH, metavar="N",
+                        help=f"hits the citation model reranks (default {RERANK_DEPTH})")
 
 
 def hit_json(rank: int, hit: SearchHit) -> dict[str, object]:
@@ -50,7 +54,15 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         print(f"relatex search: {exc}", file=sys.stderr)
         return 1
     with kb:
-        hits = kb.search(query, k=max(1, args.k), mode=args.mode, exclude=set(args.exclude))
+        k = max(1, args.k)
+        hits = kb.search(query, k=max(k, args.rerank_depth if args.rerank else k), mode=args.mode, exclude=set(args.exclude))
+        if args.rerank:
+            reranker = citation_reranker(kb)
+            if reranker is None:
+                print("relatex search: the citation model is unavailable; hits are not reranked", file=sys.stderr)
+                hits = hits[:k]
+            else:
+                hits = rerank_hits(kb, query, hits, reranker, k)
     if args.format == "json":
         print(json.dumps([hit_json(i, h) for i, h in enumerate(hits, 1)], ensure_ascii=False, indent=2))
     else:

@@ -159,22 +159,13 @@ def optional_attr(module_name: str, name: str) -> Any:
 
 def make_judge(state: WorkspaceState) -> Any:
     """The claim-support judge chosen by ``settings.judge`` (None when unavailable)."""
-    settings = state.settings.judge
     try:
-        if settings.kind == "onnx" and settings.onnx_model:
-            onnx_cls: Any = optional_attr("analysis.claim_support", "OnnxNliJudge")
-            return onnx_cls(settings.onnx_model)
-        if settings.kind == "llm":
-            llm_factory = optional_module("server.components_llm")
-            llm = llm_factory.make_llm(state.settings) if llm_factory is not None else None
-            if llm is not None:
-                llm_cls: Any = optional_attr("analysis.claim_support", "LlmSupportJudge")
-                return llm_cls(llm)
-        offline_cls: Any = optional_attr("analysis.claim_support", "OfflineSupportJudge")
+        from relatex.server.claim_judges import make_claim_judge
+
         kb = state.knowledge_base()
         embed = kb.embed if kb is not None else None
         model_id = getattr(getattr(kb, "embedder", None), "model_id", "") if kb is not None else ""
-        return offline_cls(embed, embed_id=model_id, threshold=settings.threshold)
+        return make_claim_judge(state.settings, embed, model_id)
     except Exception as exc:
         log.warning("claim judge unavailable: %s", exc)
         return None

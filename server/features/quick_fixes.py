@@ -232,8 +232,10 @@ def better_citations(state: WorkspaceState, snapshot: ProjectSnapshot, claim: st
         return []
     background = state.background.get(snapshot.root)
     cited_ids = {background.records[k].id for k in cited if background and k in background.records}
-    with state.kb_lock:
-        hits = kb.search(claim, k=MAX_CANDIDATES + len(cited_ids), exclude=cited_ids)
+    from relatex.retrieval.rerank import citation_reranker, search_reranked
+
+    with state.kb_lock:  # hybrid top 50 reranked by the citation model, when it serves this knowledge base
+        hits = search_reranked(kb, claim, MAX_CANDIDATES, citation_reranker(kb), exclude=sorted(cited_ids))
     scored = []
     for hit in hits[:MAX_CANDIDATES]:
         verdict = judge.judge(claim, evidence_for("candidate", hit.record))

@@ -1,0 +1,255 @@
+"""Citation-model benchmark: claim support on held-out papers, today's offline judge vs. the model.
+
+Pairs: a real citing sentence (markers and cited surnames removed) with its cited paper (positive),
+with a near neighbour of that paper (one of its 3 nearest papers of the same collection by the
+product embedder, never a paper the citing paper also cites) and with a random paper of the collection.
+- ScisummNet/ACL: split by cited paper (``citation_data.SPLIT_RULE``); the development slice fits
+  the calibration and thresholds, the test half is reported; neither was used for training.
+- ACM-CR (IR/HCI, never trained on): related-work sentences citing in-collection papers, split by
+  query paper (md5(query DOI) % 2: 0 dev, 1 test); the dev half joins the calibration.
+Calibration: logistic fit of support on cosine over the dev pairs. Thresholds: "not supported"
+(a warning) below the 5th percentile of dev true citations' probability, so that at most 5% of
+true dev citations are flagged; a "partially supported" band only where at least half of the
+dev pairs falling into it are wrong citations (it carries information), otherwise none.
+
+    python bench/citation_model.py [--claims 500] [--embed-cache .cache/bench-embed.pkl] [--write-card]
+
+Prints a table and writes bench/results/citation_model.json; ``--write-card`` stores calibration,
+thresholds and test figures in analysis/citation_model_card.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import re
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from citation_data import DEFAULT_DATA, ROOT, SPLIT_RULE, Doc, cited_by_citing, load_scisummnet
+from claim_support import (
+    CachedEmbedder,
+    auroc,
+    evidence_of,
+    fit_logistic,
+    load_acm,
+    make_embedder,
+    neighbours,
+    strip_author_year,
+)
+
+from relatex.analysis.citation_model import CARD_FILE, CitationModelJudge, ClaimEncoder
+from relatex.analysis.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED
+from relatex.analysis.offline_judge import OfflineSupportJudge
+
+ACM_SPLIT_RULE = "ACM-CR by query paper: md5(query DOI) % 2 == 0 dev, 1 test"
+
+
+@dataclass
+class Pair:
+    dataset: str
+    split: str
+    claim: str
+    paper: Doc
+    kind: str  # "positive", "near" or "random"
+
+
+def acm_split(doi: str) -> str:
+    return "dev" if int(hashlib.md5(doi.encode()).hexdigest(), 16) % 2 == 0 else "test"
+
+
+def _pairs_for(dataset: str, items: Sequence[tuple[str, str, str, set[str]]], papers: dict[str, Doc],
+               near: dict[str, list[str]], rng: random.Random) -> list[Pair]:
+    """Positive, near and random pairs for (claim, cited id, split, papers the citing paper cites)."""
+    ids = sorted(papers)
+    out: list[Pair] = []
+    for claim, pid, split, cited_too in items:
+        choices = [n for n in near[pid] if n not in cited_too]
+        if not choices:
+            continue
+        other = rng.choice(ids)
+        while other == pid or other in cited_too:
+            other = rng.choice(ids)
+        out += [Pair(dataset, split, claim, papers[pid], "positive"),
+                Pair(dataset, split, claim, papers[rng.choice(choices)], "near"),
+                Pair(dataset, split, claim, papers[other], "random")]
+    return out
+
+
+def build_pairs(data: Path, embedder: object, n_claims: int, seed: int) -> list[Pair]:
+    rng = random.Random(seed)
+    docs, citations = load_scisummnet(data)
+    cites = cited_by_citing(data)
+    pairs: list[Pair] = []
+    near = neighbours(docs, embedder)  # type: ignore[arg-type]
+    for split, n in (("dev", n_claims), ("test", n_claims)):
+        chosen = [c for c in citations if c.split == split]
+        rng.shuffle(chosen)
+        items = [(c.claim, c.cited, split, cites.get(c.citing, set())) for c in chosen[:n]]
+        pairs += _pairs_for("scisummnet", items, docs, near, rng)
+    acm_papers, _, queries = load_acm(data)
+    acm_docs = {pid: Doc(p.pid, p.title, p.abstract, p.authors) for pid, p in acm_papers.items()}
+    acm_near = neighbours(acm_docs, embedder)  # type: ignore[arg-type]
+    acm_items: list[tuple[str, str, str, set[str]]] = []
+    for q in queries:
+        refs = {r["target"].lower() for r in q["references"].values()}
+        for context in q["contexts"]:
+            if "related" not in context["section"].lower():
+                continue
+            for s in context["sentences"]:
+                for marker in s["cites"]:
+                    target = q["references"].get(marker, {}).get("target", "").lower()
+                    if target in acm_docs:
+                        claim = " ".join(strip_author_year(s["text"], acm_docs[target].authors).split())
+                        acm_items.append((claim, target, acm_split(q["doi"]), refs))
+    pairs += _pairs_for("acm-cr", acm_items, acm_docs, acm_near, rng)
+    return pairs
+
+
+def thresholds(dev_prob: np.ndarray, dev_positive: np.ndarray) -> tuple[float, float]:
+    """(warn_below, partial_below) from development probabilities (see the module docstring)."""
+    warn = float(np.quantile(dev_prob[dev_positive], 0.05))
+    partial = warn
+    for q in (0.25, 0.2, 0.15, 0.1):  # the widest band in which wrong citations are the majority
+        candidate = float(np.quantile(dev_prob[dev_positive], q))
+        band = (dev_prob >= warn) & (dev_prob < candidate)
+        if band.sum() >= 20 and (~dev_positive[band]).mean() >= 0.5:
+            partial = candidate
+            break
+    return round(warn, 4), round(partial, 4)
+
+
+def measure_cost(encoder: ClaimEncoder, claims: Sequence[str], repeats: int = 5) -> dict[str, float]:
+    """Seconds to score 100 candidates for one claim (stored vectors) and to encode 100 claims."""
+    rng = np.random.default_rng(0)
+    docs = rng.standard_normal((100, 384)).astype(np.float32)
+    from relatex.analysis.citation_model import CitationReranker
+
+    reranker = CitationReranker(encoder)
+    reranker.scores(claims[0], docs)
+    one: list[float] = []
+    for i in range(repeats):
+        started = time.perf_counter()
+        reranker.scores(claims[i % len(claims)], docs)
+        one.append(time.perf_counter() - started)
+    started = time.perf_counter()
+    encoder.encode(list(claims[:100]))
+    batch = time.perf_counter() - started
+    return {"rerank_100_candidates_s": round(float(np.median(one)), 4),
+            "encode_100_claims_s": round(batch, 4)}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--claims", type=int, default=500, help="ScisummNet claims per split (dev, test)")
+    parser.add_argument("--seed", type=int, default=21)
+    parser.add_argument("--embed-cache", type=Path, default=None)
+    parser.add_argument("--model", type=Path, default=None, help="int8 ONNX claim encoder (default: shipped)")
+    parser.add_argument("--write-card", action="store_true")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench/results/citation_model.json")
+    args = parser.parse_args(argv)
+    if not (args.data / "scisummnet").is_dir():
+        print(f"citation_model: no data under {args.data}", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    inner, embedder_name = make_embedder()
+    embedder = CachedEmbedder(inner, args.embed_cache)
+    pairs = build_pairs(args.data, embedder, args.claims, args.seed)
+    embedder.save()
+    print(f"{len(pairs)} pairs in {time.perf_counter() - started:.0f}s", file=sys.stderr)
+    encoder = ClaimEncoder(args.model) if args.model else ClaimEncoder()
+    model = CitationModelJudge(encoder, embedder.embed)
+    old = OfflineSupportJudge(embedder.embed, embed_id=str(getattr(inner, "model_id", "minilm")))
+    cosines, old_scores, old_labels = [], [], []
+    for p in pairs:
+        evidence = evidence_of(p.paper)  # type: ignore[arg-type]
+        cosines.append(model.score(p.claim, evidence)[0])
+        verdict = old.judge(p.claim, evidence)
+        old_scores.append(verdict.score)
+        old_labels.append(verdict.label)
+    embedder.save()
+    cos = np.array(cosines)
+    positive = np.array([p.kind == "positive" for p in pairs])
+    dev = np.array([p.split == "dev" for p in pairs])
+    w = fit_logistic(cos[dev][:, None], positive[dev].astype(np.float64))
+    prob = 1 / (1 + np.exp(-(w[0] + w[1] * cos)))
+    warn, partial = thresholds(prob[dev], positive[dev])
+    labels = np.where(prob < warn, NOT_ADDRESSED, np.where(prob < partial, PARTIALLY_SUPPORTED, "supported"))
+    table = evaluate(pairs, {"offline judge (today)": (np.array(old_scores), np.array(old_labels)),
+                             "citation model": (prob, labels)})
+    cost = measure_cost(encoder, [p.claim for p in pairs if p.kind == "positive"])
+    print_table(table)
+    print(f"calibration: p = logistic({w[0]:.3f} + {w[1]:.3f} * cosine); warn below {warn}, partial below {partial}")
+    print(f"cost: {cost}")
+    result = {"embedder": embedder_name, "model": encoder.model_id, "pairs": len(pairs), "seed": args.seed,
+              "split": {"scisummnet": SPLIT_RULE, "acm-cr": ACM_SPLIT_RULE},
+              "calibration": {"intercept": round(float(w[0]), 4), "slope": round(float(w[1]), 4)},
+              "thresholds": {"warn_below": warn, "partial_below": partial}, "results": table, "cost": cost,
+              "elapsed_seconds": round(time.perf_counter() - started, 1)}
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+    if args.write_card:
+        write_card(result)
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+def evaluate(pairs: Sequence[Pair], judges: dict[str, tuple[np.ndarray, np.ndarray]]) -> list[dict]:
+    rows: list[dict] = []
+    for name, (scores, labels) in judges.items():
+        for dataset in ("scisummnet", "acm-cr"):
+            for split in ("dev", "test"):
+                base = np.array([p.dataset == dataset and p.split == split for p in pairs])
+                pos = base & np.array([p.kind == "positive" for p in pairs])
+                if not pos.any():
+                    continue
+                row: dict = {"judge": name, "dataset": dataset, "split": split, "claims": int(pos.sum())}
+                for kind in ("near", "random"):
+                    neg = base & np.array([p.kind == kind for p in pairs])
+                    y = np.concatenate([np.ones(pos.sum(), bool), np.zeros(neg.sum(), bool)])
+                    row[f"auroc_{kind}"] = round(auroc(list(np.concatenate([scores[pos], scores[neg]])), list(y)), 4)
+                    row[f"{kind}_flagged"] = round(float(np.mean(labels[neg] == NOT_ADDRESSED)), 4)
+                row["true_flagged_warning"] = round(float(np.mean(labels[pos] == NOT_ADDRESSED)), 4)
+                row["true_partial"] = round(float(np.mean(labels[pos] == PARTIALLY_SUPPORTED)), 4)
+                rows.append(row)
+    return rows
+
+
+def print_table(rows: Sequence[dict]) -> None:
+    header = (f"{'judge':22} {'dataset':10} {'split':5} {'claims':>6} {'AUC near':>8} {'AUC rand':>8} "
+              f"{'true warn':>9} {'true part':>9} {'near warn':>9} {'rand warn':>9}")
+    print(header)
+    print("-" * len(header))
+    for r in rows:
+        print(f"{r['judge']:22} {r['dataset']:10} {r['split']:5} {r['claims']:6d} {r['auroc_near']:8.3f} "
+              f"{r['auroc_random']:8.3f} {r['true_flagged_warning']:9.3f} {r['true_partial']:9.3f} "
+              f"{r['near_flagged']:9.3f} {r['random_flagged']:9.3f}")
+
+
+_CARD_BLOCK = re.compile(r"```json\s*\n.*?\n```", re.DOTALL)
+
+
+def write_card(result: dict) -> None:
+    """Store calibration, thresholds and test figures in the card's JSON block."""
+    text = CARD_FILE.read_text(encoding="utf-8")
+    match = _CARD_BLOCK.search(text)
+    current = json.loads(match.group(0)[7:-3]) if match else {}
+    current.update({"calibration": result["calibration"], "thresholds": result["thresholds"],
+                    "test": [r for r in result["results"] if r["split"] == "test"]})
+    block = "```json\n" + json.dumps(current, indent=2) + "\n```"
+    CARD_FILE.write_text(_CARD_BLOCK.sub(lambda _: block, text, count=1) if match else text + "\n" + block + "\n",
+                         encoding="utf-8")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,171 @@
+"""The shipped citation model: offline loading, deterministic scores, card thresholds, fallback."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from relatex.analysis import citation_model
+from relatex.analysis.citation_model import (
+    CARD_FILE,
+    CitationModelJudge,
+    CitationModelUnavailable,
+    CitationReranker,
+    ClaimEncoder,
+    ModelCard,
+    document_text,
+    read_model_card,
+)
+from relatex.analysis.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED
+from relatex.analysis.evidence import paper_evidence
+from relatex.analysis.offline_judge import OfflineSupportJudge
+from relatex.server.claim_judges import make_claim_judge
+from relatex.server.config import RelatexSettings
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "analysis" / "citation_model_pairs.json"
+EMBEDDER_ID = "relatex/all-MiniLM-L6-v2-int8"
+needs_model = pytest.mark.skipif(not citation_model.MODEL_FILE.is_file(), reason="model file not built yet")
+
+
+@pytest.fixture(scope="module")
+def encoder() -> ClaimEncoder:
+    return ClaimEncoder()
+
+
+@pytest.fixture(scope="module")
+def embed() -> object:
+    from relatex.retrieval.embedding import FastEmbedEmbedder
+
+    return FastEmbedEmbedder().embed
+
+
+def fixture_papers() -> tuple[list[dict], dict[str, dict]]:
+    data = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    return data["claims"], {p["key"]: p for p in data["papers"]}
+
+
+def evidence_for(paper: dict) -> tuple:
+    return paper_evidence(paper["key"], None, paper["abstract"], title=paper["title"], authors=paper["authors"])
+
+
+@needs_model
+def test_the_shipped_model_loads_offline_and_encodes_unit_vectors(encoder: ClaimEncoder) -> None:
+    vectors = encoder.encode(["We tag parts of speech with a trigram tagger.", "Word vectors from large corpora."])
+    assert vectors.shape == (2, 384)
+    assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-3)
+    assert encoder.card.document_embedder.lower() in EMBEDDER_ID.lower()
+
+
+@needs_model
+def test_scores_are_deterministic_and_prefer_the_cited_paper(encoder: ClaimEncoder, embed: object) -> None:
+    claims, papers = fixture_papers()
+    judge = CitationModelJudge(encoder, embed)  # type: ignore[arg-type]
+    for claim in claims:
+        scores = {key: judge.score(claim["text"], evidence_for(paper))[0] for key, paper in papers.items()}
+        again = {key: judge.score(claim["text"], evidence_for(paper))[0] for key, paper in papers.items()}
+        assert scores == again
+        assert max(scores, key=lambda k: scores[k]) == claim["cites"], (claim["text"], scores)
+    verdict = judge.judge(claims[0]["text"], evidence_for(papers[claims[0]["cites"]]))
+    assert verdict == judge.judge(claims[0]["text"], evidence_for(papers[claims[0]["cites"]]))
+    assert verdict.evidence in papers[claims[0]["cites"]]["abstract"]
+    assert verdict.judge.startswith("citation-model/")
+
+
+@needs_model
+def test_the_reranker_scores_stored_vectors(encoder: ClaimEncoder, embed: object) -> None:
+    claims, papers = fixture_papers()
+    keys = sorted(papers)
+    vectors = embed([document_text(evidence_for(papers[k])) for k in keys])  # type: ignore[operator]
+    scores = CitationReranker(encoder).scores(claims[0]["text"], vectors)
+    assert keys[int(np.argmax(scores))] == claims[0]["cites"]
+    assert CitationReranker(encoder).scores("anything", np.zeros((0, 384), np.float32)).shape == (0,)
+
+
+class FixedEncoder:
+    """An encoder returning one fixed unit vector, with a given card."""
+
+    model_id = "citation-model/test"
+
+    def __init__(self, card: ModelCard) -> None:
+        self.card = card
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        return np.tile(np.eye(4, dtype=np.float32)[0], (len(texts), 1))
+
+
+def test_labels_follow_the_thresholds_of_the_card(tmp_path: Path) -> None:
+    card_path = tmp_path / "card.md"
+    card_path.write_text("# card\n\n```json\n" + json.dumps({
+        "version": "t", "document_embedder": "all-MiniLM-L6-v2-int8",
+        "calibration": {"intercept": -5.0, "slope": 10.0},
+        "thresholds": {"warn_below": 0.2, "partial_below": 0.6}}) + "\n```\n", encoding="utf-8")
+    card = read_model_card(card_path)
+    assert (card.warn_below, card.partial_below, card.slope) == (0.2, 0.6, 10.0)
+
+    def embed(texts: Sequence[str]) -> np.ndarray:  # cosine with the claim = the first number of the text
+        out = np.zeros((len(texts), 4), dtype=np.float32)
+        for i, text in enumerate(texts):
+            c = float(text.split("cos=")[1].split()[0]) if "cos=" in text else 0.0
+            out[i, 0], out[i, 1] = c, np.sqrt(1 - c * c)
+        return out
+
+    judge = CitationModelJudge(FixedEncoder(card), embed)  # type: ignore[arg-type]
+    labels = {}
+    for cosine in (0.2, 0.5, 0.9):  # p = 0.047, 0.5, 0.98
+        evidence = paper_evidence("k", None, f"This paper has cos={cosine} here.", title="T")
+        labels[cosine] = judge.judge("a claim", evidence).label
+    assert labels == {0.2: NOT_ADDRESSED, 0.5: PARTIALLY_SUPPORTED, 0.9: SUPPORTED}
+
+
+def test_the_shipped_card_is_readable_and_ordered() -> None:
+    card = read_model_card(CARD_FILE)
+    assert 0.0 < card.warn_below <= card.partial_below < 1.0
+    assert card.slope > 0
+
+
+@pytest.mark.parametrize("text", ["no json here", "```json\n{\"version\": 1}\n```",
+                                  "```json\n{\"version\": \"1\", \"document_embedder\": \"x\", \"calibration\": "
+                                  "{\"intercept\": 0, \"slope\": 1}, \"thresholds\": {\"warn_below\": 0.9, "
+                                  "\"partial_below\": 0.1}}\n```"])
+def test_a_broken_card_is_reported(tmp_path: Path, text: str) -> None:
+    (tmp_path / "card.md").write_text(text, encoding="utf-8")
+    with pytest.raises(CitationModelUnavailable):
+        read_model_card(tmp_path / "card.md")
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_without_a_loadable_model_the_feature_judge_is_used(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, damage: str) -> None:
+    model = tmp_path / "model.onnx"
+    if damage == "corrupt":
+        model.write_bytes(b"not an onnx file")
+    monkeypatch.setattr(citation_model, "MODEL_FILE", model)
+    citation_model.forget_shipped_encoder()
+    try:
+        with caplog.at_level(logging.WARNING):
+            first = make_claim_judge(RelatexSettings(), None, "")
+            second = make_claim_judge(RelatexSettings(), None, "")
+        assert isinstance(first, OfflineSupportJudge) and isinstance(second, OfflineSupportJudge)
+        assert caplog.text.count("citation model unavailable") == 1
+    finally:
+        citation_model.forget_shipped_encoder()
+
+
+@needs_model
+def test_the_model_is_the_default_judge_with_the_default_embedder(embed: object) -> None:
+    judge = make_claim_judge(RelatexSettings(), embed, EMBEDDER_ID)  # type: ignore[arg-type]
+    assert isinstance(judge, CitationModelJudge)
+    other = make_claim_judge(RelatexSettings(), embed, "hashing-256")  # type: ignore[arg-type]
+    assert isinstance(other, OfflineSupportJudge)
+
+
+@needs_model
+def test_a_copied_model_loads_from_another_place(tmp_path: Path) -> None:
+    shutil.copyfile(citation_model.MODEL_FILE, tmp_path / "m.onnx")
+    assert ClaimEncoder(tmp_path / "m.onnx").encode(["x"]).shape == (1, 384)
