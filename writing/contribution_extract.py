@@ -10,6 +10,7 @@ is never cut at an abbreviation.
 
 from __future__ import annotations
 
+import html
 import re
 
 from relatex.analysis.rhetorical_roles import (
@@ -154,7 +155,7 @@ def _task(sentence: str) -> str:
 
 def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: bool = True) -> Contribution:
     """The contribution, task, method, result, entities and relations of one abstract."""
-    text = " ".join((text or "").split())
+    text = " ".join(html.unescape(text or "").split())  # "Deep &amp; Cross": an entity is no sentence end
     kind = paper_type(text, title)
     found: dict[str, object] = {}
     task = method = result = ""

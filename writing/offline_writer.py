@@ -197,7 +197,8 @@ def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: Cop
     attempts = _attempts(contribution)
     for current in attempts:
         text = str(make(current))
-        if text and guard.ok(text) and phrase_complete(current.phrase) and all(well_formed(s) for s in _split(text)):
+        parts_complete = all(phrase_complete(p) for p in (current.phrase, current.method, current.result) if p)
+        if text and guard.ok(text) and parts_complete and all(well_formed(s) for s in _split(text)):
             return text, current
     return "", attempts[-1]
 

@@ -28,7 +28,8 @@ MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to"
                              "across", "between", "among", "through", "using", "via", "without", "than", "which",
                              "that", "where", "who", "whose", "while", "whereas", "because", "based", "and"})
 _RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
-_ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc"}
+_ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc", "one", "amp"}
+_BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
 
 
 def plain_sentence(sentence: str) -> str:
@@ -104,6 +105,8 @@ def phrase_complete(phrase: str) -> bool:
     last = words[-1].rstrip(".").lower()
     if len(last) == 1 or last in _ARTICLES_AND_LINKS or last in _IRREGULAR_PARTICIPLES:
         return False
+    if words[0].lower() in _BAD_PHRASE_START or re.search(r"\b(?:and|or)\s+in\s+the\b", phrase):
+        return False  # "and in the users", "then applies ...": a fragment of a larger clause
     return not _open_relative(phrase)
 
 

@@ -19,7 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from relatex.analysis.citations import find_citations
-from relatex.analysis.claim_support import CONTRADICTED, NOT_ADDRESSED, SupportJudge, check_claims
+from relatex.analysis.claim_support import (
+    CONTRADICTED,
+    NOT_ADDRESSED,
+    PARTIALLY_SUPPORTED,
+    SupportJudge,
+    check_claims,
+)
 from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
 from relatex.analysis.evidence import Evidence, paper_evidence
 from relatex.analysis.latex_scan import mask_text
@@ -31,6 +37,7 @@ from relatex.writing.sentence_checks import well_formed
 log = logging.getLogger(__name__)
 
 WARNING_LABELS = frozenset({NOT_ADDRESSED, CONTRADICTED})  # what the checker reports as a warning
+NOT_FULLY_SUPPORTED = WARNING_LABELS | {PARTIALLY_SUPPORTED}  # improved where a better sentence exists
 _SECTION = Path("related-work.tex")
 _CITE = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
 
@@ -47,11 +54,12 @@ class GateReport:
     rewritten: int = 0
     uncited: int = 0
     dropped: int = 0
+    kept_partial: int = 0
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"judged": self.judged, "supported": self.supported, "rewritten": self.rewritten,
-                "uncited": self.uncited, "dropped": self.dropped}
+                "uncited": self.uncited, "dropped": self.dropped, "kept_partial": self.kept_partial}
 
 
 def section_claims(text: str) -> list[Claim]:
@@ -78,15 +86,17 @@ def evidence_lookup(papers: Mapping[str, PaperBrief]) -> Callable[[str], tuple[E
 
 
 def unsupported_sentences(text: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]],
-                          report: GateReport | None = None) -> dict[tuple[int, int], tuple[str, ...]]:
-    """Source ranges of the sentences the checker would warn about, with the keys they cite."""
+                          report: GateReport | None = None, labels: frozenset[str] = WARNING_LABELS,
+                          ) -> dict[tuple[int, int], tuple[str, ...]]:
+    """Source ranges of the sentences with a verdict in ``labels`` (by default: those the checker
+    warns about), with the keys they cite."""
     claims = section_claims(text)
     bad: dict[tuple[int, int], tuple[str, ...]] = {}
     sentences: set[tuple[int, int]] = set()
     for result in check_claims(claims, evidence, judge):
         span = (result.claim.start, result.claim.end)
         sentences.add(span)
-        if result.verdict.label in WARNING_LABELS:
+        if result.verdict.label in labels:
             bad[span] = tuple(dict.fromkeys(bad.get(span, ()) + result.claim.keys))
     if report is not None:
         report.judged += len(sentences)
@@ -95,7 +105,8 @@ def unsupported_sentences(text: str, judge: SupportJudge, evidence: Callable[[st
 
 
 def _passes(sentence: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]]) -> bool:
-    return not unsupported_sentences(sentence, judge, evidence)
+    """Whether the judge fully supports every citation of the sentence."""
+    return not unsupported_sentences(sentence, judge, evidence, labels=NOT_FULLY_SUPPORTED)
 
 
 def without_lead_in(sentence: str, keys: Sequence[str]) -> str:
@@ -111,7 +122,7 @@ def without_lead_in(sentence: str, keys: Sequence[str]) -> str:
 
 def _replacement(sentence: str, keys: tuple[str, ...], judge: SupportJudge,
                  evidence: Callable[[str], tuple[Evidence, ...]], rewrites: Rewrites | None,
-                 report: GateReport) -> str:
+                 report: GateReport, partial: bool = False) -> str:
     """A supported version of ``sentence``: without the lead-in naming an unsupporting paper, a
     rewrite about its one paper, the sentence without its citation list (a topic sentence that
     still reads whole), or "" (dropped)."""
@@ -130,6 +141,9 @@ def _replacement(sentence: str, keys: tuple[str, ...], judge: SupportJudge,
         if well_formed(bare) and not re.search(r"\b(?:these|their|they|includes?)\b", bare, re.I):
             report.uncited += 1
             return bare
+    if partial:  # supported in part: kept when nothing better is found (the checker only informs)
+        report.kept_partial += 1
+        return sentence
     report.dropped += 1
     report.notes.append(f"dropped (not supported by {', '.join(keys)}): {sentence.strip()}")
     return ""
@@ -153,12 +167,17 @@ def _continuations_end(text: str, end: int) -> int:
 
 def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudge,
                  rewrites: Rewrites | None = None) -> tuple[str, GateReport]:
-    """The section with every sentence the checker would warn about rewritten or dropped."""
+    """The section with every sentence the checker would warn about rewritten or dropped, and every
+    sentence supported only in part rewritten where a fully supported version exists."""
     report = GateReport()
     evidence = evidence_lookup(papers)
-    bad = unsupported_sentences(text, judge, evidence, report)
-    for (start, end), keys in sorted(bad.items(), reverse=True):
-        replacement = _replacement(text[start:end], keys, judge, evidence, rewrites, report)
+    weak = unsupported_sentences(text, judge, evidence, report, labels=NOT_FULLY_SUPPORTED)
+    warned = unsupported_sentences(text, judge, evidence, labels=WARNING_LABELS)
+    for (start, end), keys in sorted(weak.items(), reverse=True):
+        partial = (start, end) not in warned
+        replacement = _replacement(text[start:end], keys, judge, evidence, rewrites, report, partial)
+        if replacement == text[start:end]:
+            continue
         if not replacement or cited_keys(replacement)[-1:] != cited_keys(text[start:end])[-1:]:
             end = _continuations_end(text, end)  # "Their experiments show ...": said of the sentence's paper
         if replacement:

@@ -1,0 +1,213 @@
+"""The whole offline "Generate related work" path on ACM-CR: citations earned, sentences supported.
+
+Each ACM-CR query paper with a related-work text becomes a draft made of its title and abstract
+(unseeded; ``--seeded`` also gives 30% of its in-collection references as existing citations).
+The knowledge base is a subset index: every in-collection reference of every query paper plus
+``--distractors`` random ACM records with abstracts, embedded with the model-free HashingEmbedder
+(the full MiniLM index costs over an hour of CPU), so "hybrid" below is hashing vectors + BM25.
+Query papers are split as every ACM-CR benchmark is (``bench/splits.py``, by DOI): the
+development half calibrates the relevance floor, the test half is reported. Per section:
+
+- citation precision (cited papers among the query's gold references) and recall at the section's
+  own size K, against hybrid search top-K for the same draft text;
+- support: share of sentences with citations the judge calls supported, and warnings (sentences
+  the claim checker would flag) after the gate; judge = the offline judge, lexical features;
+- longest run of words copied from any cited abstract or the draft; garbled sentences; distinct
+  sentence openings (first two words); ROUGE-1/2 against the gold related-work text next to
+  LexRank and TextRank over the same cited abstracts at the same length; generate time (warm).
+
+    python bench/section_quality.py [--distractors 3000] [--floors 0 0.6 0.7 0.8] [--seeded]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+from graph_expansion import Task, build_kb, load_acm  # noqa: E402
+from splits import half_of  # noqa: E402
+from writing_quality import extractive, load_queries, plain, truncate_words  # noqa: E402
+
+from relatex.analysis.claim_support import SUPPORTED, check_claims  # noqa: E402
+from relatex.analysis.offline_judge import OfflineSupportJudge  # noqa: E402
+from relatex.analysis.project_model import LatexProject  # noqa: E402
+from relatex.analysis.sentences import split_sentences  # noqa: E402
+from relatex.retrieval.draft import DraftContext  # noqa: E402
+from relatex.retrieval.selection import SelectionParams, default_sources, select_papers  # noqa: E402
+from relatex.writing.citation_keys import assign_keys  # noqa: E402
+from relatex.writing.copy_guard import longest_copied_run  # noqa: E402
+from relatex.writing.generate import build_plan, generate_related_work, key_index_for  # noqa: E402
+from relatex.writing.sentence_checks import sentences_garbled  # noqa: E402
+from relatex.writing.support_gate import WARNING_LABELS, evidence_lookup, section_claims  # noqa: E402
+
+RESULTS = REPO / "bench" / "results" / "section_quality.json"
+BASE = SelectionParams(seed_hits=50, semantic_k=5, semantic_threshold=0.3)
+
+
+def pr(chosen: Sequence[str], gold: set[str]) -> tuple[float, float]:
+    hits = len(set(chosen) & gold)
+    return (hits / len(chosen) if chosen else 0.0, hits / len(gold) if gold else 0.0)
+
+
+def draft_of(task: Task, kb: Any, seeded: bool, rng: random.Random) -> tuple[DraftContext, set[str]]:
+    """The draft and the gold references it does not already cite."""
+    if not seeded:
+        return DraftContext(title=task.title, abstract=task.abstract), set(task.references)
+    seeds = rng.sample(task.references, max(1, round(0.3 * len(task.references))))
+    records = kb.get_many(seeds)
+    cited = {f"s{i}": records[s] for i, s in enumerate(seeds) if s in records}
+    return (DraftContext(title=task.title, abstract=task.abstract, cited=cited, in_kb=frozenset(cited)),
+            set(task.references) - set(seeds))
+
+
+def openings(latex: str) -> list[str]:
+    body = "\n".join(line for line in latex.splitlines() if not line.lstrip().startswith("%"))
+    return [" ".join(body[a:b].split()[:2]).lower() for a, b in split_sentences(body)]
+
+
+def write_one(task: Task, query: dict[str, Any], kb: Any, sources: Any, params: SelectionParams, judge: Any,
+              scorer: Any, seeded: bool, rng: random.Random) -> dict[str, Any]:
+    draft, gold = draft_of(task, kb, seeded, rng)
+    selection = select_papers(draft, kb, params, sources=sources)
+    project = LatexProject(root=Path("/nonexistent/draft.tex"), root_dir=Path("/nonexistent"), files={},
+                           file_order=(), title=task.title, abstract=task.abstract, citation_package="natbib")
+    generate_related_work(project, {}, selection, judge=judge)  # warm caches (judge, embeddings)
+    started = time.perf_counter()
+    section = generate_related_work(project, {}, selection, judge=judge)
+    seconds = time.perf_counter() - started
+    keys, _ = assign_keys([p.record for p in selection.papers], key_index_for({}),
+                          {p.record.id: p.draft_key for p in selection.papers}, None)
+    plan = build_plan(project, selection, keys)
+    key_to_id = {k: b.record.id for k, b in plan.papers.items()}
+    cited_ids = [key_to_id[k] for k in dict.fromkeys(section.cited_keys) if k in key_to_id]
+    new_ids = [i for i in cited_ids if i not in {r.id for r in draft.cited.values()}]
+    k = len(new_ids)
+    hybrid = [h.record.id for h in kb.search(draft.query_text(), k=k + len(draft.cited) + 5)
+              if h.record.id not in {r.id for r in draft.cited.values()}][:k]
+    results = check_claims(section_claims(section.latex), evidence_lookup(plan.papers), judge)
+    sentences = {(r.claim.start, r.claim.end): r.verdict.label for r in results}
+    abstracts = [plan.papers[k].record.abstract or "" for k in dict.fromkeys(section.cited_keys) if k in plan.papers]
+    text = plain(section.latex)
+    gold_text = query["related_work_text"]
+    budget = len(text.split())
+    rouge = {name: scorer.score(gold_text, out) for name, out in (
+        ("offline", truncate_words(text, budget)), ("lexrank", extractive(abstracts, budget, "lexrank")),
+        ("textrank", extractive(abstracts, budget, "textrank")))}
+    opened = openings(section.latex)
+    return {
+        "doi": task.name, "papers_selected": len(selection.papers), "cited": k,
+        "precision": pr(new_ids, gold)[0], "recall": pr(new_ids, gold)[1],
+        "hybrid_precision": pr(hybrid, gold)[0], "hybrid_recall": pr(hybrid, gold)[1],
+        "sentences_judged": len(sentences),
+        "supported": sum(1 for v in sentences.values() if v == SUPPORTED),
+        "warnings": sum(1 for v in sentences.values() if v in WARNING_LABELS),
+        "gate": section.usage.get("support_gate", {}),
+        "longest_copied_run": longest_copied_run(section.latex, abstracts + [task.abstract]),
+        "garbled": [f"{reason}: {sentence}" for sentence, reason in sentences_garbled(section.latex)],
+        "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
+        "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},
+        "seconds": round(seconds, 3), "latex": section.latex,
+    }
+
+
+def calibrate(tasks: Sequence[Task], kb: Any, sources: Any, floors: Sequence[float], seeded: bool) -> dict[str, Any]:
+    """Selection precision/recall/F1 per floor on the development half (no writing needed)."""
+    out: dict[str, Any] = {}
+    for floor in floors:
+        params = replace(BASE, relevance_floor=floor)
+        rows = []
+        for task in tasks:
+            draft, gold = draft_of(task, kb, seeded, random.Random(0))
+            chosen = [p.record.id for p in select_papers(draft, kb, params, sources=sources).papers
+                      if p.draft_key is None]
+            rows.append((*pr(chosen, gold), len(chosen)))
+        p = sum(r[0] for r in rows) / len(rows)
+        r = sum(r[1] for r in rows) / len(rows)
+        out[str(floor)] = {"precision": round(p, 4), "recall": round(r, 4),
+                           "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0,
+                           "size": round(sum(x[2] for x in rows) / len(rows), 1)}
+        print(f"floor {floor}: {out[str(floor)]}", file=sys.stderr)
+    return out
+
+
+def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    def avg(key: str) -> float:
+        return round(sum(r[key] for r in rows) / len(rows), 4) if rows else 0.0
+
+    judged = sum(r["sentences_judged"] for r in rows)
+    common = Counter(o for r in rows for o in r["openings"]).most_common(5)
+    return {
+        "sections": len(rows), "cited_per_section": avg("cited"),
+        "precision": avg("precision"), "recall": avg("recall"),
+        "hybrid_precision": avg("hybrid_precision"), "hybrid_recall": avg("hybrid_recall"),
+        "support_rate": round(sum(r["supported"] for r in rows) / judged, 4) if judged else 0.0,
+        "warnings": sum(r["warnings"] for r in rows), "sentences_judged": judged,
+        "longest_copied_run_max": max((r["longest_copied_run"] for r in rows), default=0),
+        "garbled": sum(len(r["garbled"]) for r in rows),
+        "distinct_openings_share": round(sum(r["distinct_openings"] for r in rows)
+                                         / max(1, sum(r["sentences"] for r in rows)), 4),
+        "most_common_openings": common,
+        "rouge": {name: {m: round(sum(r["rouge"][name][m] for r in rows) / len(rows), 4)
+                         for m in ("rouge1", "rouge2")} for name in ("offline", "lexrank", "textrank")},
+        "seconds_mean": avg("seconds"), "seconds_max": max((r["seconds"] for r in rows), default=0.0),
+        "seconds_sections_25_plus_papers": [r["seconds"] for r in rows if r["papers_selected"] >= 25],
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--distractors", type=int, default=3000)
+    parser.add_argument("--floors", type=float, nargs="+", default=[0.0, 0.6, 0.7, 0.8])
+    parser.add_argument("--floor", type=float, default=None, help="skip calibration, use this floor")
+    parser.add_argument("--seeded", action="store_true")
+    parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=RESULTS)
+    args = parser.parse_args(argv)
+    from rouge_score import rouge_scorer
+
+    data = REPO.parent / "shared" / "data"
+    queries = {q["doi"]: q for q in load_queries(data)}
+    records, tasks = load_acm(args.distractors, random.Random(7))
+    tasks = sorted((t for t in tasks if t.name in queries), key=lambda t: t.name)
+    dev = [t for t in tasks if half_of(t.name) == "dev"]
+    test = [t for t in tasks if half_of(t.name) != "dev"]
+    if args.limit:
+        dev, test = dev[: args.limit], test[: args.limit]
+    judge = OfflineSupportJudge(None)
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"], use_stemmer=True)
+    result: dict[str, Any] = {"embedder": "HashingEmbedder(512)", "distractors": args.distractors,
+                              "judge": judge.judge_id, "seeded": args.seeded, "dev": len(dev), "test": len(test)}
+    with tempfile.TemporaryDirectory() as tmp, build_kb(records, Path(tmp) / "acm", 512) as kb:
+        sources = default_sources(kb)
+        result["records"] = len(kb)
+        if args.floor is None:
+            result["calibration"] = calibrate(dev, kb, sources, args.floors, args.seeded)
+            floor = float(max(result["calibration"], key=lambda f: result["calibration"][f]["f1"]))
+        else:
+            floor = args.floor
+        result["floor"] = floor
+        rows = [write_one(t, queries[t.name], kb, sources, replace(BASE, relevance_floor=floor), judge, scorer,
+                          args.seeded, random.Random(0)) for t in test]
+    result["summary"] = summary(rows)
+    result["sections"] = rows
+    print(json.dumps(result["summary"], indent=1))
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(result, indent=1), encoding="utf-8")
+    print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
