@@ -82,6 +82,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+# .bib files of abbreviations that TeX distributions ship (IEEEtran's), found by BibTeX outside the project
+DISTRIBUTION_BIBS = frozenset({"IEEEabrv", "IEEEfull", "IEEEexample", "IEEEabrvNoPunct"})
 _BIB_RE = re.compile(r"\\(bibliography|addbibresource|addglobalbib|addsectionbib)(?![A-Za-z@])")
 _THEBIBLIOGRAPHY_RE = re.compile(r"\\begin[ \t]*\{thebibliography\}")
 _MAX_DEPTH = 64
@@ -307,7 +309,11 @@ class _Loader:
                 resolved = self.resolve_bib(name, scan.path)
                 exists = self.exists(resolved)
                 self.bib_resources.append(BibResource(kind, resolved, scan.path, start, end, exists))
-                if not exists:
+                if not exists and Path(name).stem in DISTRIBUTION_BIBS:
+                    self.add(Code.BIB_FILE_NOT_FOUND, Severity.INFORMATION,
+                             f"bibliography file '{name}' comes with the TeX distribution; its @string "
+                             "abbreviations are not read", scan.path, start, end, {"target": name})
+                elif not exists:
                     self.add(Code.BIB_FILE_NOT_FOUND, Severity.ERROR, f"bibliography file '{name}' not found",
                              scan.path, start, end, {"target": name})
                 elif not is_inside(self.root_dir, resolved):

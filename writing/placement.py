@@ -19,7 +19,7 @@ from pathlib import Path
 from relatex.analysis.bib_edits import append_entry_edit
 from relatex.analysis.bibtex_model import BibFile
 from relatex.analysis.edits import TextEdit
-from relatex.analysis.latex_project import iter_sections
+from relatex.analysis.latex_project import DISTRIBUTION_BIBS, iter_sections
 from relatex.analysis.project_model import LatexProject, Section
 from relatex.analysis.text_files import read_text
 from relatex.writing.generate import GeneratedSection
@@ -156,7 +156,8 @@ def bibliography_edits(project: LatexProject, bibs: Mapping[Path, BibFile],
     if not generated.new_entries:
         return []
     entries_text = "\n\n".join(e.bibtex.strip("\n") for e in generated.new_entries) + "\n"
-    declared = [r.path for r in project.bib_resources if r.path is not None]
+    declared = [r.path for r in project.bib_resources if r.path is not None and r.path.stem not in DISTRIBUTION_BIBS]
+    declared.sort(key=lambda p: p not in bibs)  # a file that exists first
     if declared:
         path = declared[0]
         bib = bibs.get(path)

@@ -69,6 +69,7 @@ def test_real_project(tmp_path: Path, records: list[PaperRecord], name: str, new
     assert all(e.start == e.end for e in edits)
     texts = {p: f.text for p, f in project.files.items()} | {p: b.text for p, b in bibs.items()}
     write_edits(edits, texts)
+    assert {p.name for p in root.parent.rglob("*.bib")} - {p.name for p in before} <= {"references.bib"}
     for path, data in before.items():
         after = path.read_bytes()
         assert only_insertions(data, after), path
