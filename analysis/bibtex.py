@@ -22,8 +22,9 @@ from pathlib import Path
 from relatex.analysis import bib_cache
 from relatex.analysis.bib_cache import StatSignature, stat_signature
 from relatex.analysis.bibtex_decode import decode_latex, split_names
+from relatex.analysis.bibtex_entry import MONTHS, make_entry
 from relatex.analysis.bibtex_model import BibEntry, BibFile
-from relatex.analysis.bibtex_scan import MONTHS, BlockScanner, make_entry
+from relatex.analysis.bibtex_scan import BlockScanner
 from relatex.analysis.findings import Finding
 from relatex.analysis.text_files import decode_text
 

@@ -14,16 +14,9 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
-from relatex.analysis.bib_identity import arxiv_from_fields, doi_from_fields
-from relatex.analysis.bibtex_decode import decode_latex, split_names
+from relatex.analysis.bibtex_entry import MONTHS, make_entry
 from relatex.analysis.bibtex_model import BibEntry
 from relatex.analysis.findings import Code, Finding, Severity
-
-MONTHS = {
-    "jan": "January", "feb": "February", "mar": "March", "apr": "April", "may": "May", "jun": "June",
-    "jul": "July", "aug": "August", "sep": "September", "oct": "October", "nov": "November",
-    "dec": "December",
-}
 
 _AT = re.compile(r"@[ \t]*([A-Za-z][A-Za-z0-9_:\-]*)\s*([{(])?")
 _BRACE_END = re.compile(r"[{}]|\n[ \t]*@[A-Za-z]+[ \t]*[{(]")
@@ -34,7 +27,6 @@ _WS = re.compile(r"(?:\s|%[^\n]*)*")  # biber reads a % line inside an entry as 
 _KEY = re.compile(r"[^\s,{}\"=#%]+(?=\s*[,}])|[^\s,{}\"=#%()]+")
 _FIELD_NAME = re.compile(r"([^\s=,{}\"#%()]+)\s*=\s*")
 _BARE = re.compile(r"[^\s,#{}\"()=%]+")
-_YEAR = re.compile(r"(?<!\d)(\d{4})(?!\d)")
 
 _SKIP_TYPES = {"comment", "preamble"}
 _SIMPLE_FIELD = re.compile(r"\s*([^\s=,{}\"#%()]+)\s*=\s*\{([^{}]*)\}\s*")
@@ -462,29 +454,3 @@ def _trim_end(text: str, start: int, stop: int) -> int:
     while stop > start and text[stop - 1].isspace():
         stop -= 1
     return stop
-
-
-def make_entry(key: str, entry_type: str, fields: dict[str, str], path: Path, start: int, end: int,
-               key_start: int, key_end: int) -> BibEntry:
-    """A :class:`BibEntry` with the derived fields (plain title, names, year, identifiers)."""
-    title = fields.get("title")
-    author = fields.get("author")
-    editor = fields.get("editor")
-    year_text = fields.get("year") or fields.get("date") or ""
-    year_match = _YEAR.search(year_text) if year_text else None
-    return BibEntry(
-        key=key,
-        entry_type=entry_type,
-        fields=fields,
-        path=path,
-        start=start,
-        end=end,
-        key_start=key_start,
-        key_end=key_end,
-        title_plain=decode_latex(title) if title else "",
-        authors=split_names(author) if author else (),
-        editors=split_names(editor) if editor else (),
-        year=int(year_match.group(1)) if year_match else None,
-        doi=doi_from_fields(fields),
-        arxiv_id=arxiv_from_fields(fields),
-    )

@@ -150,16 +150,21 @@ def section_edit(project: LatexProject, generated: GeneratedSection, placement: 
     return TextEdit(path, offset, offset, _surround(text, offset, heading + "\n" + body))
 
 
+def target_bib(project: LatexProject, bibs: Mapping[Path, BibFile]) -> Path | None:
+    """The .bib file new entries go to: the first declared one that was read, else the first
+    declared one, never an abbreviations file of the TeX distribution; None when none is declared."""
+    declared = [r.path for r in project.bib_resources if r.path is not None and r.path.stem not in DISTRIBUTION_BIBS]
+    return min(declared, key=lambda p: (p not in bibs, declared.index(p)), default=None)
+
+
 def bibliography_edits(project: LatexProject, bibs: Mapping[Path, BibFile],
                        generated: GeneratedSection) -> list[TextEdit]:
     """Append the new entries to the first .bib, or create ``references.bib`` and declare it."""
     if not generated.new_entries:
         return []
     entries_text = "\n\n".join(e.bibtex.strip("\n") for e in generated.new_entries) + "\n"
-    declared = [r.path for r in project.bib_resources if r.path is not None and r.path.stem not in DISTRIBUTION_BIBS]
-    declared.sort(key=lambda p: p not in bibs)  # a file that exists first
-    if declared:
-        path = declared[0]
+    path = target_bib(project, bibs)
+    if path is not None:
         bib = bibs.get(path)
         if bib is not None:
             return [append_entry_edit(bib, entries_text)]

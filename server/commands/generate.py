@@ -58,6 +58,8 @@ def _write_section(args: argparse.Namespace, settings: RelatexSettings, project:
     except (OSError, ValueError) as exc:
         _print_err(f"nothing written: {exc}")
         return 1
+    if existing is None and args.replace:
+        print("relatex: the draft has no related-work part to replace; a new section was added", file=sys.stderr)
     if existing is not None and not args.replace:
         print(f"relatex: kept the existing \"{existing.title}\" ({existing.path.name}); the new text follows it "
               "between '% relatex:' marker lines (--replace replaces it instead)", file=sys.stderr)
@@ -163,7 +165,10 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
     else:
         print(f"\\section{{{title}}}\n\\label{{sec:related-work}}\n\n{section.latex.rstrip()}\n")
         if section.new_entries:
-            target = project.bib_paths()[0].name if project.bib_paths() else "references.bib"
+            from relatex.writing.placement import target_bib
+
+            found = target_bib(project, bibs)
+            target = found.name if found is not None else "references.bib"
             print(f"% ---- {len(section.new_entries)} new BibTeX entries for {target} ----\n")
             print("\n\n".join(e.bibtex.strip() for e in section.new_entries))
     elapsed = time.perf_counter() - started
