@@ -74,9 +74,13 @@ ANY_CITE_RE = re.compile(r"\\(" + CITE_NAME_PATTERN + r")(?![A-Za-z@])(\*?)")
 _KEY_LIKE = re.compile(r"[^\s\\{}#%~$^&]+")
 
 
+_ENGLISH_CITE = re.compile(r"(?:ex|re|in|eli|soli|feli|expli|impli)cit", re.IGNORECASE)  # \\excited, \\explicit...
+
+
 def is_cite_command(name: str) -> bool:
     """Whether a control word (without backslash or star) is read as a citation command."""
-    return name in ALL_CITE_COMMANDS or ("cite" in name.lower() and name not in NOT_CITE_COMMANDS)
+    return name in ALL_CITE_COMMANDS or (name not in NOT_CITE_COMMANDS
+                                         and "cite" in _ENGLISH_CITE.sub("", name.lower()))
 
 
 def keys_look_like_keys(text: str) -> bool:

@@ -66,3 +66,8 @@ def test_completion_inside_every_key_argument_of_a_macro(tmp_path: Path) -> None
     text = "see \\condcite{lee}{pa"
     found = cite_context(text, len(text), macros)
     assert found is not None and found.prefix == "pa"
+
+
+def test_english_words_containing_cite_are_not_citations() -> None:
+    assert not is_cite_command("excitedly") and not is_cite_command("recited") and not is_cite_command("incitement")
+    assert is_cite_command("footcitetexts") and is_cite_command("supercitesome") and is_cite_command("explicitcite")
