@@ -47,7 +47,7 @@ from relatex.analysis.sentences import split_sentences  # noqa: E402
 from relatex.retrieval.draft import DraftContext  # noqa: E402
 from relatex.retrieval.selection import SelectionParams, default_sources, select_papers  # noqa: E402
 from relatex.writing.citation_keys import assign_keys  # noqa: E402
-from relatex.writing.copy_guard import longest_copied_run  # noqa: E402
+from relatex.writing.copy_guard import CopyGuard, longest_copied_run  # noqa: E402
 from relatex.writing.generate import build_plan, generate_related_work, key_index_for  # noqa: E402
 from relatex.writing.sentence_checks import sentences_garbled  # noqa: E402
 from relatex.writing.support_gate import WARNING_LABELS, evidence_lookup, section_claims  # noqa: E402
@@ -115,6 +115,7 @@ def write_one(task: Task, query: dict[str, Any], kb: Any, sources: Any, params: 
         "warnings": sum(1 for v in sentences.values() if v in WARNING_LABELS),
         "gate": section.usage.get("support_gate", {}),
         "longest_copied_run": longest_copied_run(section.latex, abstracts + [task.abstract]),
+        "copied_runs_of_8": [s for s in CopyGuard(abstracts + [task.abstract], 8).copied_text(section.latex)],
         "garbled": [f"{reason}: {sentence}" for sentence, reason in sentences_garbled(section.latex)],
         "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
         "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},

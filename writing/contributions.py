@@ -251,7 +251,7 @@ def keeps_case(word: str) -> bool:
 
 def _fix_articles(text: str) -> str:
     """``a`` before a vowel sound becomes ``an`` and back, after words were removed."""
-    text = re.sub(r"\b([Aa]) (?=[aeiouAEIOU][a-z])", lambda m: m.group(1) + "n ", text)
+    text = re.sub(r"\b([Aa]) (?=[aeioAEIO][a-z]|[uU](?!ni|se|su|ti)[a-z])", lambda m: m.group(1) + "n ", text)
     return re.sub(r"\b([Aa])n (?=[b-df-hj-np-tv-z][a-z])", lambda m: m.group(1) + " ", text)
 
 

@@ -38,6 +38,11 @@ class CopyGuard:
                     hits.append((i, i + self.limit))
         return hits
 
+    def copied_text(self, text: str) -> list[str]:
+        """The copied runs of ``text``, as words."""
+        words = _words(text)
+        return [" ".join(words[a:b]) for a, b in self.copied(text)]
+
     def ok(self, text: str) -> bool:
         return not self.copied(text)
 

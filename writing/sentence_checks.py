@@ -107,6 +107,28 @@ def phrase_complete(phrase: str) -> bool:
         return False
     if words[0].lower() in _BAD_PHRASE_START or re.search(r"\b(?:and|or)\s+in\s+the\b", phrase):
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
+    before = words[-2].lower() if len(words) > 1 else ""
+    if last.endswith("ing") and before in {"of", "for", "to", "by", "in"}:
+        return False  # "to tackle this problem by dealing": the gerund lost its object
+    if last.endswith("ed") and before in {"is", "are", "was", "were", "been", "be"}:
+        return False  # "the processes which were developed": a relative clause cut after its verb
+    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the (?:two|three|four) \w+)\b", phrase, re.I):
+        return False  # "these baseline models", "the three properties": refers to what the reader never saw
+    return not vague(phrase) and not _open_relative(phrase)
+
+
+_GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model", "models", "set", "information",
+                            "process", "processes", "technique", "system", "investigation", "attempt", "solution",
+                            "algorithm", "tool", "study", "analysis", "way", "problem", "issue", "task", "work"})
+
+
+def vague(phrase: str) -> bool:
+    """A phrase that names only a generic head ("a new framework", "the first set of methods",
+    "the information"): true of almost any paper, so it says nothing about this one."""
+    words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", phrase)]
+    content = [w for w in words if w not in {"a", "an", "the", "new", "novel", "first", "of", "this", "these", "such",
+                                              "general", "simple", "effective", "efficient", "several", "two", "three"}]
+    return bool(words) and all(w in _GENERIC_HEADS for w in content)
     return not _open_relative(phrase)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from relatex.writing.sentence_checks import garbled_reason, sentences_garbled, well_formed
+from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sentences_garbled, well_formed
 
 
 @pytest.mark.parametrize("sentence", [
@@ -40,3 +40,15 @@ def test_a_section_is_checked_sentence_by_sentence() -> None:
 def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
     assert garbled_reason("Our work draws on it: a checker flags citations whose cited paper.")
     assert well_formed("Our work draws on it: a checker flags citations whose paper shows otherwise.")
+
+
+@pytest.mark.parametrize("phrase", ["a new framework", "the information", "the first set of methods",
+                                    "an approach to tackle the problem by dealing", "the processes which were developed",
+                                    "the predictive performance of these baseline models"])
+def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
+    assert not phrase_complete(phrase)
+
+
+def test_specific_phrases_are_said() -> None:
+    assert phrase_complete("a cluster ranking approach based on Markov random fields")
+    assert phrase_complete("a dual-sparse topic model")
