@@ -38,6 +38,11 @@ class CopyGuard:
                     hits.append((i, i + self.limit))
         return hits
 
+    @staticmethod
+    def words(text: str) -> list[str]:
+        """The words of ``text`` as the guard counts them (citation commands left out)."""
+        return _words(text)
+
     def copied_text(self, text: str) -> list[str]:
         """The copied runs of ``text``, as words."""
         words = _words(text)

@@ -288,8 +288,20 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
 
 
 def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
-    """The paragraph without any sentence that still holds a copied run (none, normally)."""
-    return " ".join(s for s in _split(paragraph) if guard.ok(s))
+    """The paragraph without any sentence that holds, or starts, a copied run: a run can cross
+    from the end of one sentence into the next ("... scoring functions. In ...")."""
+    sentences = [s for s in _split(paragraph) if guard.ok(s)]
+    while sentences:
+        hits = guard.copied(" ".join(sentences))
+        if not hits:
+            break
+        start, counted = hits[0][0], 0
+        for index, sentence in enumerate(sentences):
+            counted += len(guard.words(sentence))
+            if counted > start:
+                del sentences[index]
+                break
+    return " ".join(sentences)
 
 
 def section_guard(plan: WritingPlan) -> CopyGuard:

@@ -193,3 +193,13 @@ def test_a_baselines_gain_is_not_credited_to_the_paper() -> None:
     contribution = extract("We study retrieval for legal search. We compare three systems on two collections. "
                            "BM25 outperforms neural rankers on long queries.")
     assert contribution.result == ""
+
+
+def test_a_run_crossing_into_the_next_sentence_is_caught() -> None:
+    from relatex.writing.offline_writer import without_copied_sentences
+
+    guard = CopyGuard(["we propose a new framework for multivariate scoring functions in which documents"])
+    paragraph = (r"One example is a new framework for multivariate scoring functions \citep{a}. In contrast, "
+                 r"\citet{b} rank lists. Last sentence here.")
+    kept = without_copied_sentences(paragraph, guard)
+    assert guard.ok(kept) and "multivariate" not in kept and "Last sentence here." in kept
