@@ -149,6 +149,11 @@ def _analyse_masked(path: Path, text: str, masked: str, doc_end: int | None) -> 
     return _FileAnalysis(masked, doc_end, placed, headings, claims)
 
 
+# an included file larger than this is not read (generated data, a pasted dump): it would cost
+# minutes and gigabytes to scan, and nothing in it is a draft's prose
+MAX_INCLUDED_BYTES = 8_000_000
+
+
 class _Loader:
     """One load: reads files (overlays first), walks includes in document order."""
 
@@ -174,6 +179,15 @@ class _Loader:
             return path.is_file()
         except OSError:
             return False
+
+    def disk_size(self, path: Path) -> int:
+        """Bytes of a file that is not open in the editor (0 when open or unreadable)."""
+        if path in self.overlays:
+            return 0
+        try:
+            return path.stat().st_size
+        except OSError:
+            return 0
 
     def read(self, path: Path) -> str | None:
         if path in self.overlays:
@@ -265,6 +279,12 @@ class _Loader:
             self.add(Code.INCLUDE_NOT_FOUND, Severity.ERROR,
                      f"'{shown}' is nested more than {_MAX_DEPTH} includes deep; not read",
                      path, m.start(), end, {"target": shown})
+            return
+        size = self.disk_size(target)
+        if size > MAX_INCLUDED_BYTES:
+            self.add(Code.DOCUMENT_TOO_LARGE, Severity.INFORMATION,
+                     f"included file '{shown}' is {size / 1e6:.1f} MB, over {MAX_INCLUDED_BYTES / 1e6:.0f} MB; not read",
+                     path, m.start(), end, {"target": shown, "bytes": size})
             return
         text = self.read(target)
         if text is None:

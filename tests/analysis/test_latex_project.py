@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.findings import Code
+from relatex.analysis.findings import Code, Severity
 from relatex.analysis.latex_project import (
     citation_at,
     find_root,
@@ -232,3 +232,19 @@ def test_citation_at_finds_site_and_key(thesis: Path) -> None:
     on_command = citation_at(project, intro, text.index(r"\citep[see]") + 2)
     assert on_command is not None and on_command[1] is None
     assert citation_at(project, intro, 0) is None
+
+
+def test_a_huge_included_file_is_not_read(tmp_path: Path) -> None:
+    import time
+
+    from relatex.analysis.latex_project import MAX_INCLUDED_BYTES
+
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{dump}\n"
+                                       "Text \\cite{a}.\n\\end{document}\n", encoding="utf-8")
+    (tmp_path / "dump.tex").write_text("x \\cite{b} " * (MAX_INCLUDED_BYTES // 10 + 1), encoding="utf-8")
+    started = time.monotonic()
+    project = load_project(tmp_path / "main.tex")
+    assert time.monotonic() - started < 5
+    [finding] = [f for f in project.findings if f.code is Code.DOCUMENT_TOO_LARGE]
+    assert finding.severity is Severity.INFORMATION and "dump" in finding.message
+    assert [k.key for site in project.citations for k in site.keys] == ["a"]
