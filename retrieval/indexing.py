@@ -264,8 +264,11 @@ def index_items(
     cancel: Callable[[], bool] | None = None,
     total: int | None = None,
     remove_stale: bool = True,
+    legacy_name: str | None = None,
 ) -> IndexSummary:
-    """Index ``items`` under the source name ``source``; see the module docstring."""
+    """Index ``items`` under the source identity ``source``; see the module docstring. On a complete
+    run, contributions still filed under ``legacy_name`` (the short name older versions used) that
+    this source now provides are retired."""
     cancel = cancel or (lambda: False)
     summary = IndexSummary(source=source)
     if skipped is not None:
@@ -339,15 +342,16 @@ def index_items(
             break
 
     if summary.completed and remove_stale:
-        stale = records.stale_contributions(source, run)
+        stale = [(source, lid, rid) for lid, rid in records.stale_contributions(source, run)]
+        if legacy_name and legacy_name != source:  # filed by name before sources had a path identity
+            stale += [(legacy_name, lid, rid) for lid, rid in records.shadowed_contributions(legacy_name, source)]
         for start in range(0, len(stale), batch_size):
             if cancel():
                 summary.completed = False
                 break
             chunk = stale[start:start + batch_size]
-            affected = {rid for _, rid in chunk}
-            writer.apply(affected, {}, {(source, lid) for lid, _ in chunk}, [], [(source, lid) for lid, _ in chunk],
-                         [], None)
+            parts = [(name, lid) for name, lid, _ in chunk]
+            writer.apply({rid for *_, rid in chunk}, {}, set(parts), [], parts, [], None)
     # records the source itself rejected count as read too
     summary.read += sum(n for reason, n in summary.skipped.items() if reason != DUPLICATE)
     summary.seconds = time.monotonic() - started

@@ -250,7 +250,7 @@ class KnowledgeBase:
                 self._records, self._store_or_fail(), self.embedder, source.items(), source.identity,
                 skipped=source.skipped, batch_size=self.batch_size, progress=shown,
                 cancel=as_cancel_check(cancel), total=total,
-                remove_stale=not isinstance(source, LimitedSource),
+                remove_stale=not isinstance(source, LimitedSource), legacy_name=source.name,
             )
             summary.source = source.name  # reported by its short name; filed under its path
             self._cancelled = not summary.completed

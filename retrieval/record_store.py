@@ -336,6 +336,19 @@ class RecordStore:
         )
         return [(r[0], r[1]) for r in rows]
 
+    def shadowed_contributions(self, legacy: str, source: str) -> list[tuple[str, str]]:
+        """(local id, record id) of contributions filed under ``legacy`` that ``source`` replaces:
+        all of them when ``source`` has most of their local ids (the same file, indexed before
+        sources were filed by path), else only those it also has."""
+        rows = [(r[0], r[1]) for r in self.conn.execute(
+            "SELECT local_id, record_id FROM contributions WHERE source=?", (legacy,))]
+        if not rows:
+            return []
+        shared = {r[0] for r in self.conn.execute(
+            "SELECT local_id FROM contributions WHERE source=? AND local_id IN "
+            "(SELECT local_id FROM contributions WHERE source=?)", (source, legacy))}
+        return rows if 2 * len(shared) >= len(rows) else [row for row in rows if row[0] in shared]
+
     def delete_contributions(self, source: str, local_ids: Sequence[str]) -> None:
         self.conn.executemany(
             "DELETE FROM contributions WHERE source=? AND local_id=?", [(source, lid) for lid in local_ids]

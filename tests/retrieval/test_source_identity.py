@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from relatex.retrieval.embedding import HashingEmbedder
 from relatex.retrieval.indexing import titles_agree
 from relatex.retrieval.knowledge_base import KnowledgeBase
@@ -55,3 +57,20 @@ def test_title_agreement() -> None:
                         "BERT: pre-training of deep bidirectional transformers for language understanding")
     assert titles_agree("", "anything")
     assert not titles_agree("Neural machine translation of rare words", "A workshop overview of shared tasks")
+
+
+def test_a_knowledge_base_filed_by_name_is_carried_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from relatex.retrieval.sources.base import RecordSource
+
+    bib = tmp_path / "refs.bib"
+    bib.write_text(_entry("alpha", "Graph neural networks for citation ranking")
+                   + _entry("beta", "Sparse retrieval with learned term weights"), encoding="utf-8")
+    with KnowledgeBase.open(tmp_path / "kb", embedder=HashingEmbedder(64)) as kb:
+        with monkeypatch.context() as patch:  # as older versions filed it: by the short name
+            patch.setattr(RecordSource, "identity", property(lambda self: self.name))
+            kb.index(open_source(bib))
+        assert set(kb.stats()["sources"]) == {"refs"}
+        bib.write_text(_entry("alpha", "Graph neural networks for citation ranking"), encoding="utf-8")
+        kb.index(open_source(bib))
+        assert len(kb) == 1  # beta left the file and the knowledge base
+        assert set(kb.stats()["sources"]) == {str(bib.resolve())}
