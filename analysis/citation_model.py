@@ -21,12 +21,12 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 
 from relatex.analysis.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED, SupportVerdict
-from relatex.analysis.evidence import Evidence, clean_text
+from relatex.analysis.evidence import Evidence, clean_text, split_into_sentences
 from relatex.analysis.offline_judge import strip_citations
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,8 @@ class CitationModelUnavailable(RuntimeError):
 class ModelCard:
     """The machine-readable part of the model card.
 
-    ``intercept``/``slope``: support probability = logistic(intercept + slope * cosine);
+    Support probability = logistic(intercept + slope * cosine(claim, paper) + sentence_slope *
+    cosine(claim, closest abstract sentence) + features_slope * logit(feature scorer's probability));
     below ``warn_below`` a citation is "not supported" (a warning); below ``partial_below``
     "partially supported" (equal values: no partial band); ``document_embedder`` names the
     embedder whose vectors the claim encoder was trained against.
@@ -59,9 +60,12 @@ class ModelCard:
     partial_below: float
     document_embedder: str
     version: str
+    sentence_slope: float = 0.0
+    features_slope: float = 0.0
 
-    def probability(self, cosine: float) -> float:
-        z = self.intercept + self.slope * cosine
+    def probability(self, cosine: float, sentence_cosine: float = 0.0, features_logit: float = 0.0) -> float:
+        z = (self.intercept + self.slope * cosine + self.sentence_slope * sentence_cosine
+             + self.features_slope * features_logit)
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
     def label(self, probability: float) -> str:
@@ -85,7 +89,9 @@ def read_model_card(path: Path | None = None) -> ModelCard:
         data = json.loads(match.group(1))
         card = ModelCard(float(data["calibration"]["intercept"]), float(data["calibration"]["slope"]),
                          float(data["thresholds"]["warn_below"]), float(data["thresholds"]["partial_below"]),
-                         str(data["document_embedder"]), str(data["version"]))
+                         str(data["document_embedder"]), str(data["version"]),
+                         float(data["calibration"].get("sentence_slope", 0.0)),
+                         float(data["calibration"].get("features_slope", 0.0)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CitationModelUnavailable(f"model card {path} unreadable: {exc}") from exc
     if not 0.0 <= card.warn_below <= card.partial_below <= 1.0:
@@ -142,6 +148,12 @@ def document_text(evidence: Sequence[Evidence]) -> str:
     return f"{title}. {abstract}" if title and abstract else (title or abstract)
 
 
+class FeatureScorer(Protocol):
+    """The feature-based offline scorer's probability (``OfflineSupportJudge.score``)."""
+
+    def score(self, claim: str, evidence: Sequence[Evidence]) -> float: ...
+
+
 class _VectorMemo:
     """A bounded, thread-safe memo of the document embedder's vectors by text."""
 
@@ -168,15 +180,16 @@ class _VectorMemo:
 class CitationModelJudge:
     """Claim-support judge on the citation model: calibrated cosine, evidence = closest sentence."""
 
-    def __init__(self, encoder: ClaimEncoder, embed: EmbedFn) -> None:
+    def __init__(self, encoder: ClaimEncoder, embed: EmbedFn, features: FeatureScorer | None = None) -> None:
         self.encoder = encoder
         self.card = encoder.card
+        self.features = features if self.card.features_slope else None
         self._documents = _VectorMemo(embed)
         fingerprint = hashlib.sha256(repr(self.card).encode()).hexdigest()[:8]
         self.judge_id = f"{encoder.model_id}/{fingerprint}"
 
-    def score(self, claim: str, evidence: Sequence[Evidence]) -> tuple[float, Evidence]:
-        """The best paper's cosine and the evidence sentence closest to the claim."""
+    def score(self, claim: str, evidence: Sequence[Evidence]) -> tuple[float, float, Evidence]:
+        """The best paper's cosine, the closest sentence's cosine and that sentence (the evidence)."""
         if not evidence:
             raise ValueError("the citation model needs at least one evidence sentence")
         papers: dict[str, list[Evidence]] = {}
@@ -190,11 +203,19 @@ class CitationModelJudge:
         best_key = keys[int(np.argmax(cosines))]
         sentences = [e for e in papers[best_key] if e.source != "title"] or papers[best_key]
         sims = self._documents([e.sentence for e in sentences]) @ vector
-        return float(cosines.max()), sentences[int(np.argmax(sims))]
+        best = int(np.argmax(sims))
+        return float(cosines.max()), float(sims[best]), sentences[best]
+
+    def features_logit(self, claim: str, evidence: Sequence[Evidence]) -> float:
+        """logit of the feature scorer's probability (0 when the card gives it no weight)."""
+        if self.features is None:
+            return 0.0
+        p = min(max(self.features.score(claim, evidence), 1e-4), 1 - 1e-4)
+        return math.log(p / (1 - p))
 
     def judge(self, claim: str, evidence: Sequence[Evidence]) -> SupportVerdict:
-        cosine, best = self.score(claim, evidence)
-        probability = self.card.probability(cosine)
+        cosine, sentence_cosine, best = self.score(claim, evidence)
+        probability = self.card.probability(cosine, sentence_cosine, self.features_logit(claim, evidence))
         label = self.card.label(probability)
         return SupportVerdict(label, round(probability, 4), best.sentence, best.paper_key, self.judge_id,
                               f"citation model: support {probability:.2f} (cosine {cosine:.3f})")
@@ -206,11 +227,18 @@ class CitationReranker:
     def __init__(self, encoder: ClaimEncoder) -> None:
         self.encoder = encoder
 
+    def query_vector(self, text: str) -> np.ndarray:
+        """The text's vector in the document space: the normalised mean of its sentences' claim vectors."""
+        sentences = split_into_sentences(claim_text(text)) or [text]
+        mean = self.encoder.encode(sentences).mean(axis=0)
+        norm = float(np.linalg.norm(mean))
+        return (mean / norm if norm > 0 else mean).astype(np.float32)
+
     def scores(self, text: str, document_vectors: np.ndarray) -> np.ndarray:
-        """cosine(encoded text, each row of the document embedder's vectors)."""
+        """cosine(the text's vector, each row of the document embedder's vectors)."""
         if len(document_vectors) == 0:
             return np.zeros(0, dtype=np.float32)
-        return np.asarray(document_vectors, dtype=np.float32) @ self.encoder.encode([claim_text(text)])[0]
+        return np.asarray(document_vectors, dtype=np.float32) @ self.query_vector(text)
 
 
 _SHARED: dict[str, Any] = {}

@@ -161,6 +161,14 @@ def _cosine(a: np.ndarray | None, b: np.ndarray) -> float:
     return float(np.dot(a, b) / (na * nb))
 
 
+def _text_vector(kb: Any, query: str) -> np.ndarray | None:
+    """The draft text's vector by the citation model (its claim encoder), when it serves ``kb``."""
+    from relatex.retrieval.rerank import citation_reranker
+
+    reranker = citation_reranker(kb)
+    return reranker.query_vector(query) if reranker is not None else None
+
+
 def _add_seeds(graph: nx.DiGraph, draft: DraftContext, kb: Any, params: Any, exp: Expansion) -> None:
     use_cited = "draft_cites" in params.edge_types
     for key, record in draft.cited.items():
@@ -235,7 +243,9 @@ def expand(
     query = draft.query_text()
     if query.strip():
         exp.draft_vector = np.asarray(kb.embed([query])[0], dtype=np.float32)
-        exp.text_vector = exp.draft_vector
+        exp.text_vector = _text_vector(kb, query) if getattr(params, "citation_model", False) else None
+        if exp.text_vector is None:
+            exp.text_vector = exp.draft_vector
     _add_seeds(graph, draft, kb, params, exp)
     _blend_cited(draft, kb, params, exp)
     exp.timings["seeds"] = time.perf_counter() - t0

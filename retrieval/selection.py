@@ -96,6 +96,7 @@ class SelectionParams:
     online_budget_s: float = 20.0
     relevance_floor: float = 0.0  # share of the best candidate's relevance a paper needs (0: off)
     min_breadth: int = 5  # papers kept whatever the floor
+    citation_model: bool = False  # text relevance by the citation model's vector of the draft text
 
     def __post_init__(self) -> None:
         if self.breadth < 1:

@@ -19,6 +19,7 @@ from relatex.server.config import RelatexSettings
 log = logging.getLogger(__name__)
 
 EmbedFn = Callable[[Sequence[str]], np.ndarray]
+_MISMATCH_LOGGED: set[str] = set()
 
 
 def make_claim_judge(settings: RelatexSettings, embed: EmbedFn | None, embed_id: str) -> SupportJudge:
@@ -62,10 +63,14 @@ def citation_model_judge(embed: EmbedFn | None, embed_id: str) -> SupportJudge |
     if encoder is None:
         return None
     if embed is None or encoder.card.document_embedder.lower() not in embed_id.lower():
-        log.warning("citation model needs the %s embedder (knowledge base uses %r); using the feature-based "
-                    "offline judge", encoder.card.document_embedder, embed_id or "none")
+        if embed_id not in _MISMATCH_LOGGED:  # once per embedder: judges are built for every check
+            _MISMATCH_LOGGED.add(embed_id)
+            log.warning("citation model needs the %s embedder (knowledge base: %r); using the feature-based "
+                        "offline judge", encoder.card.document_embedder, embed_id or "none")
         return None
-    return CitationModelJudge(encoder, embed)
+    from relatex.analysis.offline_judge import OfflineSupportJudge
+
+    return CitationModelJudge(encoder, embed, OfflineSupportJudge(embed, embed_id=embed_id))
 
 
 def feature_judge(settings: RelatexSettings, embed: EmbedFn | None, embed_id: str) -> SupportJudge:

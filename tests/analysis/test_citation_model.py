@@ -169,3 +169,25 @@ def test_the_model_is_the_default_judge_with_the_default_embedder(embed: object)
 def test_a_copied_model_loads_from_another_place(tmp_path: Path) -> None:
     shutil.copyfile(citation_model.MODEL_FILE, tmp_path / "m.onnx")
     assert ClaimEncoder(tmp_path / "m.onnx").encode(["x"]).shape == (1, 384)
+
+
+class ConstantScorer:
+    def __init__(self, p: float) -> None:
+        self.p = p
+
+    def score(self, claim: str, evidence: Sequence[object]) -> float:
+        return self.p
+
+
+def test_the_feature_scorer_counts_only_when_the_card_weighs_it() -> None:
+    base = ModelCard(0.0, 0.0, 0.1, 0.1, "all-MiniLM-L6-v2-int8", "t")
+    weighted = ModelCard(0.0, 0.0, 0.1, 0.1, "all-MiniLM-L6-v2-int8", "t", features_slope=1.0)
+    evidence = paper_evidence("k", None, "An abstract sentence.", title="T")
+
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        return np.tile(np.eye(4, dtype=np.float32)[1], (len(texts), 1))
+
+    plain = CitationModelJudge(FixedEncoder(base), embed, ConstantScorer(0.9))  # type: ignore[arg-type]
+    assert plain.features is None and plain.judge("claim", evidence).score == 0.5
+    mixed = CitationModelJudge(FixedEncoder(weighted), embed, ConstantScorer(0.9))  # type: ignore[arg-type]
+    assert mixed.judge("claim", evidence).score == pytest.approx(0.9, abs=1e-3)
