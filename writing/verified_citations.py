@@ -10,9 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bib_verification import AuthorityRecord, BibVerdict
+from relatex.analysis.bib_verification import Authority, AuthorityRecord, BibVerdict, verify_entry
+from relatex.analysis.bibtex_model import BibFile
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.selection import SelectedPaper, Selection
 
@@ -51,3 +53,11 @@ def verified_selection(selection: Selection, verdicts: Mapping[str, BibVerdict])
     if len(kept) == len(selection.papers) and not notes:
         return selection, notes
     return replace(selection, papers=tuple(kept)), notes
+
+
+def verify_cited_entries(selection: Selection, bibs: Mapping[Path, BibFile],
+                         authorities: list[Authority]) -> dict[str, BibVerdict]:
+    """Verdicts for the draft's entries of the selected papers it already cites."""
+    keys = {p.draft_key for p in selection.papers if p.draft_key}
+    entries = {k: e for bib in bibs.values() for k, e in bib.by_key().items() if k in keys}
+    return {k: verify_entry(e, authorities) for k, e in entries.items()} if authorities else {}

@@ -71,12 +71,14 @@ def _write_section(args: argparse.Namespace, settings: RelatexSettings, project:
 def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
     from relatex.analysis.latex_project import find_root, load_project
     from relatex.analysis.project_checks import load_bibliographies
+    from relatex.retrieval.authorities import KnowledgeBaseAuthority
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import SelectionCancelled, default_sources, select_papers
     from relatex.server.components import open_knowledge_base
     from relatex.server.components_llm import make_llm
     from relatex.writing.generate import GenerationCancelled, WritingOptions, generate_related_work
     from relatex.writing.llm import LLMError
+    from relatex.writing.verified_citations import verify_cited_entries
     started = time.perf_counter()
     try:
         params = params_from(args, settings)
@@ -128,6 +130,7 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         except SelectionCancelled:
             _print_err("cancelled")
             return 130
+        verdicts = verify_cited_entries(selection, bibs, [KnowledgeBaseAuthority(kb)])  # the draft's own entries
     finally:
         kb.close()
     if not selection.papers:
@@ -148,7 +151,7 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         from relatex.server.commands.check_claims import make_judge  # the judge `relatex check` uses
 
         section = generate_related_work(project, bibs, selection, llm=llm, options=options, progress=progress,
-                                        judge=make_judge(settings))
+                                        judge=make_judge(settings), bib_verdicts=verdicts)
     except LLMError as exc:
         hint = "" if args.fallback_offline else "; nothing written (--fallback-offline uses the offline writer)"
         _print_err(f"{exc}{hint}")

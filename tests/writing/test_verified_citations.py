@@ -25,3 +25,28 @@ def test_not_found_entries_are_not_cited_and_mismatches_use_the_authority(tmp_pa
     assert "smith2099fake" not in section.latex and fake.record.id not in {e.record_id for e in section.new_entries}
     assert "robertson2009bm25" in section.cited_keys
     assert any("possibly hallucinated" in w for w in section.warnings)
+
+
+def test_the_draft_entries_of_selected_papers_are_verified(tmp_path: Path, records: list[PaperRecord]) -> None:
+    from relatex.analysis.bib_verification import AuthorityRecord as Found
+    from relatex.writing.verified_citations import verify_cited_entries
+
+    class Nothing:
+        name = "nothing"
+        exhaustive = True
+        lookups = frozenset({"doi", "arxiv", "title"})
+
+        def by_doi(self, doi: str) -> list[Found]:
+            return []
+
+        def by_arxiv(self, arxiv_id: str) -> list[Found]:
+            return []
+
+        def by_title(self, title: str, limit: int = 5) -> list[Found]:
+            return []
+
+    _, bibs = make_project(tmp_path)
+    selection = make_selection(records, {"doi:10.1000/bm25": "robertson2009bm25"})
+    verdicts = verify_cited_entries(selection, bibs, [Nothing()])  # type: ignore[list-item]
+    assert set(verdicts) == {"robertson2009bm25"} and verdicts["robertson2009bm25"].status == "not_found"
+    assert verify_cited_entries(selection, bibs, []) == {}
