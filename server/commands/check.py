@@ -140,6 +140,15 @@ def _section_json(section: Section, lines: dict[Path, _Lines], project: LatexPro
             "children": [_section_json(child, lines, project) for child in section.children]}
 
 
+def _abstract_where(project: LatexProject, lines: dict[Path, _Lines]) -> dict[str, Any] | None:
+    """The file and lines that hold the abstract's words."""
+    if project.abstract_range is None or project.abstract_range[0] not in project.files:
+        return None
+    path, start, end = project.abstract_range
+    index = lines.setdefault(path, _Lines(project.files[path].text))
+    return {"path": _display_path(path), "line": index.position(start)[0], "end_line": index.position(end)[0]}
+
+
 def model_json(project: LatexProject, bibs: Mapping[Path, BibFile]) -> dict[str, Any]:
     """The draft model as JSON-ready data."""
     lines: dict[Path, _Lines] = {}
@@ -148,6 +157,7 @@ def model_json(project: LatexProject, bibs: Mapping[Path, BibFile]) -> dict[str,
         "title": project.title,
         "authors": list(project.authors),
         "abstract": project.abstract,
+        "abstract_at": _abstract_where(project, lines),
         "files": [_display_path(p) for p in project.file_order],
         "sections": [_section_json(s, lines, project) for s in project.sections],
         "citation_package": project.citation_package,
@@ -185,7 +195,8 @@ def format_model(project: LatexProject, bibs: Mapping[Path, BibFile]) -> str:
     if project.abstract:
         wrapped = textwrap.fill(" ".join(project.abstract.split()), width=100,
                                 initial_indent="  ", subsequent_indent="  ")
-        out += ["Abstract:", wrapped]
+        where = _abstract_where(project, lines)
+        out += [f"Abstract ({where['path']}:{where['line']}):" if where else "Abstract:", wrapped]
     else:
         out.append("Abstract: (none)")
     out.append(f"Files ({len(project.file_order)}): " + ", ".join(_display_path(p) for p in project.file_order))

@@ -120,6 +120,8 @@ def test_model_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert model["sections"][1]["path"] == "examples/demo/sections/method.tex"
     assert len(model["cited_keys"]) == 12
     assert model["bibliography"] == [{"kind": "bibliography", "path": "examples/demo/references.bib", "entries": 12}]
+    assert model["abstract_at"]["path"] == "examples/demo/main.tex" and model["abstract_at"]["line"] > 1
+    assert model["nocite_keys"] == []
 
 
 def test_bib_and_claims_report_when_unavailable(monkeypatch: pytest.MonkeyPatch,
