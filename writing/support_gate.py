@@ -55,11 +55,12 @@ class GateReport:
     uncited: int = 0
     dropped: int = 0
     kept_partial: int = 0
+    narrowed: int = 0  # papers taken out of a citation list they did not support
     notes: list[str] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, object]:
         return {"judged": self.judged, "supported": self.supported, "rewritten": self.rewritten,
-                "uncited": self.uncited, "dropped": self.dropped, "kept_partial": self.kept_partial}
+                "uncited": self.uncited, "dropped": self.dropped, "kept_partial": self.kept_partial, "narrowed": self.narrowed}
 
 
 def section_claims(text: str) -> list[Claim]:
@@ -165,12 +166,35 @@ def _continuations_end(text: str, end: int) -> int:
         end = stop + 1
 
 
+def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]],
+                          report: GateReport) -> str:
+    """Each citation list without the papers that, judged alone, do not address the sentence
+    ("A first line of work concerns X \\citep{a,b,c}" keeps only the papers about X); a list
+    none of whose papers passes is left to the sentence-level gate."""
+    edits: list[tuple[int, int, str]] = []
+    for result in check_claims(section_claims(text), evidence, judge):
+        keys = result.claim.keys
+        failing = [k for k in keys if result.per_key.get(k) is not None and result.per_key[k].label in WARNING_LABELS]
+        if len(keys) < 2 or not failing or len(failing) == len(keys):
+            continue
+        command = text[result.claim.cite_start:result.claim.cite_end]
+        kept = [k for k in keys if k not in failing]
+        narrowed = re.sub(r"\{[^{}]*\}$", "{" + ",".join(kept) + "}", command)
+        edits.append((result.claim.cite_start, result.claim.cite_end, narrowed))
+        report.narrowed += len(failing)
+    for start, end, replacement in sorted(edits, reverse=True):
+        text = text[:start] + replacement + text[end:]
+    return text
+
+
 def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudge,
                  rewrites: Rewrites | None = None) -> tuple[str, GateReport]:
     """The section with every sentence the checker would warn about rewritten or dropped, and every
-    sentence supported only in part rewritten where a fully supported version exists."""
+    sentence supported only in part rewritten where a fully supported version exists. Citation
+    lists lose the papers that alone do not address their sentence first."""
     report = GateReport()
     evidence = evidence_lookup(papers)
+    text = narrow_citation_lists(text, judge, evidence, report)
     weak = unsupported_sentences(text, judge, evidence, report, labels=NOT_FULLY_SUPPORTED)
     warned = unsupported_sentences(text, judge, evidence, labels=WARNING_LABELS)
     for (start, end), keys in sorted(weak.items(), reverse=True):

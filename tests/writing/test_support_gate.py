@@ -90,3 +90,12 @@ def test_the_llm_path_goes_through_the_same_gate(tmp_path: Path, records: list[P
     assert gate["judged"] > 0 and gate["rewritten"] + gate["dropped"] + gate["uncited"] > 0
     assert cited_keys(section.latex) and "\\citet{xiong2021approximate} study" in section.latex  # a rewrite
     assert not _warnings(section.latex, _papers(project, bibs, records), judge)
+
+
+def test_a_citation_list_loses_the_papers_that_do_not_support_it(tmp_path: Path, records: list[PaperRecord]) -> None:
+    project, _ = make_project(tmp_path)
+    plan = build_plan(project, make_selection(records), {r.id: f"k{i}" for i, r in enumerate(records)})
+    title = plan.papers["k0"].record.title.lower().rstrip(".")
+    text = f"A first line of work concerns {title} \\citep{{k0,k5}}."
+    gated, report = gate_section(text, plan.papers, WordJudge())
+    assert "\\citep{k0}" in gated and "k5" not in gated and report.narrowed == 1
