@@ -67,7 +67,7 @@ NOT_CITE_COMMANDS: frozenset[str] = frozenset(
         "citemid", "citedash", "citeform", "bibcite", "citeindextrue", "citeindexfalse", "citeindextype",
         "DeclareCiteCommand", "citesetup", "citereset", "citetrackerfalse", "citetrackertrue",
         "citeauthorfont", "citeyearfont", "citecolor", "ifciteseen", "citestyleoptions", "citation",
-        "excite", "recite",
+        "excite", "recite", "defcitealias", "citefont", "citestarts", "citeends",
     }
 )
 ANY_CITE_RE = re.compile(r"\\(" + CITE_NAME_PATTERN + r")(?![A-Za-z@])(\*?)")

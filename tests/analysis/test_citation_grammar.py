@@ -49,6 +49,7 @@ def test_nocite_keys_are_reported_apart(tmp_path: Path) -> None:
 
 def test_the_other_readers_use_the_same_names() -> None:
     assert is_cite_command("parenciteseveral") and not is_cite_command("setcitestyle")
+    assert not is_cite_command("defcitealias")
     assert keys_look_like_keys("a, b:c-2") and not keys_look_like_keys("\\citep") and not keys_look_like_keys("a b")
     assert cited_keys("\\newcite{x} and \\parenciteseveral{y,z}") == ["x", "y", "z"]
     text = "as \\yrcite{icml1} shows"
