@@ -257,6 +257,11 @@ class OfflineSupportJudge:
                 self._background_vectors = vectors
         return self._background_vectors, self._background_stems
 
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Embed (and remember) texts the judge will be asked about, in one batch."""
+        if self.embed is not None and texts:
+            self._embed(list(dict.fromkeys(texts)))
+
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         assert self.embed is not None
         with self._lock:

@@ -24,10 +24,12 @@ from relatex.analysis.claim_support import (
     NOT_ADDRESSED,
     PARTIALLY_SUPPORTED,
     SupportJudge,
+    SupportVerdict,
     check_claims,
+    judge_id,
 )
 from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
-from relatex.analysis.evidence import Evidence, paper_evidence
+from relatex.analysis.evidence import Evidence, evidence_hash, paper_evidence
 from relatex.analysis.latex_scan import mask_text
 from relatex.analysis.project_model import Claim
 from relatex.writing.latex_validator import cited_keys
@@ -187,6 +189,22 @@ def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[st
     return text
 
 
+class _Remembering:
+    """The judge with its verdicts remembered for one gate run (the same claim is asked about
+    several times: per citation list, per sentence, for warnings and for full support)."""
+
+    def __init__(self, judge: SupportJudge) -> None:
+        self.judge_id = judge_id(judge)
+        self._judge = judge
+        self._memo: dict[tuple[str, str], SupportVerdict] = {}
+
+    def judge(self, claim: str, evidence: Sequence[Evidence]) -> SupportVerdict:
+        key = (claim, evidence_hash(evidence))
+        if key not in self._memo:
+            self._memo[key] = self._judge.judge(claim, evidence)
+        return self._memo[key]
+
+
 def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudge,
                  rewrites: Rewrites | None = None) -> tuple[str, GateReport]:
     """The section with every sentence the checker would warn about rewritten or dropped, and every
@@ -194,6 +212,10 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
     lists lose the papers that alone do not address their sentence first."""
     report = GateReport()
     evidence = evidence_lookup(papers)
+    prepare = getattr(judge, "prepare", None)
+    if callable(prepare):  # one batch for every evidence sentence instead of one per claim
+        prepare([item.sentence for key in papers for item in evidence(key)])
+    judge = _Remembering(judge)
     text = narrow_citation_lists(text, judge, evidence, report)
     weak = unsupported_sentences(text, judge, evidence, report, labels=NOT_FULLY_SUPPORTED)
     warned = unsupported_sentences(text, judge, evidence, labels=WARNING_LABELS)
