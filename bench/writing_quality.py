@@ -1,8 +1,11 @@
 """Quality of the offline related-work writer on ACM-CR, against LexRank and TextRank.
 
-For every ACM-CR query paper with a related-work text and cited papers in the collection, the
-writers get the abstracts of exactly those cited papers (records from acm-dl.bib.gz) and the
-query paper's abstract as the draft. Reported per system: ROUGE-1/2/L F1 against the gold
+For every ACM-CR query paper of the test half (``bench/splits.py``; ``--half all`` for every one)
+with a related-work text and cited papers in the collection, every system gets the same inputs:
+the abstracts of exactly those cited papers (records from acm-dl.bib.gz) and the query paper's
+abstract (the draft; an extra document for the extractive baselines). Systems: the offline writer,
+LexRank, TextRank and the lead sentence of each cited abstract, each at the gold section's length
+and at the offline writer's length ("-same-length"). Reported per system: ROUGE-1/2/L F1 against the gold
 related-work text (every system truncated to the gold length in words), and for the offline
 writer: citation validity, retention (share of given papers cited), the co-citation graph of
 the written paragraphs (SRW's graph metrics), the longest verbatim run of words shared with an
@@ -125,6 +128,12 @@ def plain(latex: str) -> str:
     return re.sub(r"[ \t]+", " ", text).strip()
 
 
+def lead_sentences(abstracts: Sequence[str], budget: int) -> str:
+    """The first sentence of each abstract, in the given order, up to ``budget`` words."""
+    leads = [a[slice(*split_sentences(a)[0])] for a in abstracts if a.strip() and split_sentences(a)]
+    return truncate_words(" ".join(leads), budget)
+
+
 def truncate_words(text: str, budget: int) -> str:
     words = text.split()
     return " ".join(words[:budget])
@@ -239,10 +248,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--hashing", action="store_true", help="model-free embeddings for the themes")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     parser.add_argument("--baseline", type=Path, help="an earlier JSON of this script: print the change against it")
+    parser.add_argument("--half", choices=("test", "dev", "all"), default="test", help="ACM-CR query papers used")
     args = parser.parse_args(argv)
     from rouge_score import rouge_scorer
 
-    queries = load_queries(args.data)
+    from bench.splits import half_of
+
+    queries = [q for q in load_queries(args.data) if args.half == "all" or half_of(q["doi"]) == args.half]
     if args.limit:
         queries = queries[: args.limit]
     wanted = {d.lower() for q in queries for d in q["related_work_cited_in_collection"]}
@@ -259,7 +271,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         embedder = FastEmbedEmbedder()
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
-    systems = ("offline", "lexrank", "textrank", "lexrank-same-length", "textrank-same-length")
+    systems = ("offline", "lexrank", "textrank", "lead", "lexrank-same-length", "textrank-same-length",
+               "lead-same-length")
     rouge: dict[str, dict[str, list[float]]] = {s: {m: [] for m in ("rouge1", "rouge2", "rougeL")} for s in systems}
     per_section: list[dict[str, Any]] = []
     llm_cases: list[tuple[LatexProject, Selection]] = []
@@ -278,13 +291,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         abstracts = [r.abstract or "" for r in cited]
         offline_text = truncate_words(plain(section.latex), budget)
         same = len(offline_text.split())
-        outputs = {
-            "offline": offline_text,
-            "lexrank": extractive(abstracts, budget, "lexrank"),
-            "textrank": extractive(abstracts, budget, "textrank"),
-            "lexrank-same-length": extractive(abstracts, same, "lexrank"),
-            "textrank-same-length": extractive(abstracts, same, "textrank"),
-        }
+        inputs = abstracts + [project.abstract or ""]  # the same inputs as the offline writer
+        outputs = {"offline": offline_text}
+        for length, words in (("", budget), ("-same-length", same)):
+            outputs[f"lexrank{length}"] = extractive(inputs, words, "lexrank")
+            outputs[f"textrank{length}"] = extractive(inputs, words, "textrank")
+            outputs[f"lead{length}"] = lead_sentences(inputs, words)
         for system, text in outputs.items():
             scores = scorer.score(gold, text)
             for metric in rouge[system]:
@@ -337,8 +349,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             "sections": llm_rows,
         },
         "embedder": getattr(embedder, "model_id", type(embedder).__name__),
+        "half": args.half,
+        "inputs": "every system: the cited abstracts in the collection and the query paper's abstract",
     }
-    print(f"\nACM-CR related-work sections: {summary['sections']} (writers given the cited papers in the collection)\n")
+    print(f"\nACM-CR related-work sections ({args.half} half): {summary['sections']} (every system given the cited "
+          "papers in the collection and the draft's abstract)\n")
     print("budget: the gold section's length in words; '-same-length': the offline writer's output length")
     print(f"{'system':<22} {'ROUGE-1':>8} {'ROUGE-2':>8} {'ROUGE-L':>8}")
     for system in systems:
