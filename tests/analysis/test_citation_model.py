@@ -30,7 +30,6 @@ from relatex.server.config import RelatexSettings
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "analysis" / "citation_model_pairs.json"
 EMBEDDER_ID = "relatex/all-MiniLM-L6-v2-int8"
-needs_model = pytest.mark.skipif(not citation_model.MODEL_FILE.is_file(), reason="model file not built yet")
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +53,6 @@ def evidence_for(paper: dict) -> tuple:
     return paper_evidence(paper["key"], None, paper["abstract"], title=paper["title"], authors=paper["authors"])
 
 
-@needs_model
 def test_the_shipped_model_loads_offline_and_encodes_unit_vectors(encoder: ClaimEncoder) -> None:
     vectors = encoder.encode(["We tag parts of speech with a trigram tagger.", "Word vectors from large corpora."])
     assert vectors.shape == (2, 384)
@@ -62,7 +60,6 @@ def test_the_shipped_model_loads_offline_and_encodes_unit_vectors(encoder: Claim
     assert encoder.card.document_embedder.lower() in EMBEDDER_ID.lower()
 
 
-@needs_model
 def test_scores_are_deterministic_and_prefer_the_cited_paper(encoder: ClaimEncoder, embed: object) -> None:
     claims, papers = fixture_papers()
     judge = CitationModelJudge(encoder, embed)  # type: ignore[arg-type]
@@ -77,7 +74,6 @@ def test_scores_are_deterministic_and_prefer_the_cited_paper(encoder: ClaimEncod
     assert verdict.judge.startswith("citation-model/")
 
 
-@needs_model
 def test_the_reranker_scores_stored_vectors(encoder: ClaimEncoder, embed: object) -> None:
     claims, papers = fixture_papers()
     keys = sorted(papers)
@@ -157,7 +153,6 @@ def test_without_a_loadable_model_the_feature_judge_is_used(
         citation_model.forget_shipped_encoder()
 
 
-@needs_model
 def test_the_model_is_the_default_judge_with_the_default_embedder(embed: object) -> None:
     judge = make_claim_judge(RelatexSettings(), embed, EMBEDDER_ID)  # type: ignore[arg-type]
     assert isinstance(judge, CitationModelJudge)
@@ -165,7 +160,6 @@ def test_the_model_is_the_default_judge_with_the_default_embedder(embed: object)
     assert isinstance(other, OfflineSupportJudge)
 
 
-@needs_model
 def test_a_copied_model_loads_from_another_place(tmp_path: Path) -> None:
     shutil.copyfile(citation_model.MODEL_FILE, tmp_path / "m.onnx")
     assert ClaimEncoder(tmp_path / "m.onnx").encode(["x"]).shape == (1, 384)
