@@ -138,6 +138,22 @@ def calibrate(x: np.ndarray, positive: np.ndarray, dev: np.ndarray, pairs: Seque
             "dev_near_auroc": auroc(list(prob[near]), list(positive[near]))}
 
 
+def failures(pairs: Sequence[Pair], prob: np.ndarray, warn: float, n: int = 20) -> dict[str, list[dict]]:
+    """Test failures to read: true citations warned, and near neighbours scored above the cited paper."""
+    def row(i: int) -> dict:
+        return {"dataset": pairs[i].dataset, "claim": pairs[i].claim, "paper": pairs[i].paper.title,
+                "probability": round(float(prob[i]), 4)}
+
+    test = [i for i, p in enumerate(pairs) if p.split == "test"]
+    warned = sorted((i for i in test if pairs[i].kind == "positive" and prob[i] < warn), key=lambda i: prob[i])
+    inverted = []
+    for i in test:  # pairs come in (positive, near, random) triples
+        if pairs[i].kind == "near" and prob[i] > prob[i - 1]:
+            inverted.append({**row(i), "cited_paper": pairs[i - 1].paper.title,
+                             "cited_probability": round(float(prob[i - 1]), 4)})
+    return {"true_citations_warned": [row(i) for i in warned[:n]], "near_above_cited": inverted[:n]}
+
+
 def measure_cost(encoder: ClaimEncoder, claims: Sequence[str], repeats: int = 5) -> dict[str, float]:
     """Seconds to score 100 candidates for one claim (stored vectors) and to encode 100 claims."""
     rng = np.random.default_rng(0)
@@ -263,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                            for n, f in fitted.items()},
               "calibration": calibration, "thresholds": fitted[shipped]["thresholds"], "results": table,
               "cost": cost, "elapsed_seconds": round(time.perf_counter() - started, 1)}
+    result["failures"] = failures(pairs, fitted[shipped]["prob"], fitted[shipped]["thresholds"]["warn_below"])
     if args.write_card:  # before the example check, which runs with the shipped card
         write_card(result)
     if args.demo:

@@ -78,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--abstract-depth", type=int, default=50, help="BM25 candidates per abstract query")
     parser.add_argument("--max-queries", type=int, default=150, help="test queries per task at most")
     parser.add_argument("--embed-cache", type=Path, default=None)
+    parser.add_argument("--model", type=Path, default=None, help="int8 ONNX claim encoder (default: shipped)")
     parser.add_argument("--out", type=Path, default=RESULTS / "rerank_quality.json")
     args = parser.parse_args(argv)
     from relatex.retrieval.lexical import LexicalIndex
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     excluded = blacklist(args.data)
     inner, embedder_name = make_embedder()
     embedder = CachedEmbedder(inner, args.embed_cache)
-    reranker = CitationReranker(ClaimEncoder())
+    reranker = CitationReranker(ClaimEncoder(args.model))
     results: dict = {"embedder": embedder_name, "model": reranker.encoder.model_id, "records": len(index),
                      "depth": args.depth, "abstract_depth": args.abstract_depth, "tasks": {}}
     for task, (queries, qrels) in test_topics(args.data).items():

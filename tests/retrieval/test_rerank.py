@@ -43,12 +43,13 @@ class FakeReranker:
         return np.asarray(document_vectors)[:, 0]
 
 
-def test_hits_are_reordered_by_the_model_on_stored_vectors() -> None:
+def test_hits_are_reordered_by_fusing_the_hybrid_and_model_orders() -> None:
     kb = FakeKb({"a": np.array([0.1, 0, 0, 0]), "b": np.array([0.9, 0, 0, 0])}, {"c": np.array([0.5, 0, 0, 0])})
     hits = kb.search("q", 3, "hybrid", set())
     ranked = rerank_hits(kb, "q", hits, FakeReranker(), 3)  # type: ignore[arg-type]
-    assert [h.record.id for h in ranked] == ["b", "c", "a"]
-    assert ranked[0].score == np.float32(0.9) and ranked[0].dense_rank == 2
+    # hybrid order a, b, c; model order b, c, a: b (2nd + 1st) before a (1st + 3rd) before c (3rd + 2nd)
+    assert [h.record.id for h in ranked] == ["b", "a", "c"]
+    assert ranked[0].score == round(1 / 62 + 1 / 61, 6) and ranked[0].dense_rank == 2
     assert kb.embed_calls == [["Paper c. About c."]]  # only the record without a stored vector
     assert rerank_hits(kb, "q", [], FakeReranker(), 3) == []  # type: ignore[arg-type]
 
