@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from lexical_baselines import score, split_tasks  # type: ignore[import-not-found]
+from lexical_baselines import metric_cells, score, split_tasks  # type: ignore[import-not-found]
 from retrieval_quality import DATA, RESULTS, _doc_key, blacklist, evaluate_run  # type: ignore[import-not-found]
 
 FUSIONS = ("rrf", "convex:0.3", "convex:0.4", "convex:0.5", "convex:0.6", "convex:0.7")
@@ -67,10 +67,8 @@ def main() -> int:
     print(f"ACM-CR {args.mode_label} ({records:,} records, {model}); fusion chosen on dev: {chosen}; test half:")
     print(f"{'run':<22} {'para R@10':>9} {'para nDCG':>9} {'sent R@10':>9} {'sent nDCG':>9} {'abs R@50':>9}")
     for name in dict.fromkeys(("bm25", "dense", "hybrid-rrf", "hybrid-convex:0.5", chosen)):
-        t = runs[name]["test"]
         label = name + (" (chosen)" if name == chosen else "")
-        print(f"{label:<22} {t['paragraphs']['R@10']:>9.4f} {t['paragraphs']['nDCG@10']:>9.4f} "
-              f"{t['sentences']['R@10']:>9.4f} {t['sentences']['nDCG@10']:>9.4f} {t['abstracts']['R@50']:>9.4f}")
+        print(f"{label:<22} {metric_cells(runs[name]['test'])}")
     result = {
         "benchmark": "fusion_split", "mode": args.mode_label, "kb_records": records, "embedder": model,
         "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count()},

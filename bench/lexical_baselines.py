@@ -95,6 +95,12 @@ def searcher(retriever: Any, ids: list[str], tok: Tokenizer, excluded: set[str])
     return search
 
 
+def metric_cells(t: dict[str, dict[str, float]]) -> str:
+    """Paragraphs R@10 and nDCG@10, sentences R@10 and nDCG@10, abstracts R@50, as table cells."""
+    return (f"{t['paragraphs']['R@10']:>9.4f} {t['paragraphs']['nDCG@10']:>9.4f} {t['sentences']['R@10']:>9.4f} "
+            f"{t['sentences']['nDCG@10']:>9.4f} {t['abstracts']['R@50']:>9.4f}")
+
+
 def score(metrics: dict[str, dict[str, float]]) -> float:
     return (metrics["paragraphs"]["R@10"] + metrics["sentences"]["R@10"] + metrics["abstracts"]["R@50"]) / 3
 
@@ -137,11 +143,8 @@ def main() -> int:
     print(f"{'run':<18} {'config':<28} {'para R@10':>9} {'para nDCG':>9} {'sent R@10':>9} {'sent nDCG':>9} "
           f"{'abs R@50':>9}   (test half; queries {[len(halves['test'][t][1]) for t in halves['test']]})")
     for label, r in rows.items():
-        t = r["test"]
         config = f"{r['tokenizer']} k1={r['k1']} b={r['b']}"
-        print(f"{label:<18} {config:<28} {t['paragraphs']['R@10']:>9.4f} "
-              f"{t['paragraphs']['nDCG@10']:>9.4f} {t['sentences']['R@10']:>9.4f} {t['sentences']['nDCG@10']:>9.4f} "
-              f"{t['abstracts']['R@50']:>9.4f}")
+        print(f"{label:<18} {config:<28} {metric_cells(r['test'])}")
     result = {
         "benchmark": "lexical_baselines",
         "machine": {"python": platform.python_version(), "platform": platform.platform(), "cpus": os.cpu_count(),

@@ -37,16 +37,23 @@ RESULTS = ROOT / "bench" / "results"
 
 
 # -- ACM-CR files ------------------------------------------------------------------------------
-def read_topics(path: Path) -> dict[str, str]:
-    """topic id -> description (the citation context) of a TREC topics file."""
+def read_topic_field(path: Path, field: str) -> dict[str, str]:
+    """topic id -> one field ("title" or "desc") of each topic of a TREC topics file."""
+    ends = {"title": r"(?:<desc>|$)", "desc": r"(?:<narr>|$)"}
+    label = r"\s*Description:" if field == "desc" else ""
     text = path.read_text(encoding="utf-8")
     topics: dict[str, str] = {}
     for block in re.findall(r"<top>(.*?)</top>", text, flags=re.S):
         num = re.search(r"<num>\s*Number:\s*(\S+)", block)
-        desc = re.search(r"<desc>\s*Description:\s*(.*?)(?:<narr>|$)", block, flags=re.S)
-        if num and desc:
-            topics[num.group(1)] = " ".join(desc.group(1).split())
+        value = re.search(rf"<{field}>{label}\s*(.*?){ends[field]}", block, flags=re.S)
+        if num and value:
+            topics[num.group(1)] = " ".join(value.group(1).split())
     return topics
+
+
+def read_topics(path: Path) -> dict[str, str]:
+    """topic id -> description (the citation context) of a TREC topics file."""
+    return read_topic_field(path, "desc")
 
 
 def read_qrels(path: Path) -> dict[str, set[str]]:

@@ -3,8 +3,9 @@
 - ACM-CR: by query paper. A query paper (its DOI) is in the development half when the MD5 of the
   lower-cased DOI is even. Paragraph and sentence topics belong to the paper whose title they
   carry (the topics' ``<title>``), the abstract task's queries are the papers themselves.
-- ScisummNet / ACL: by cited paper, the MD5 of the ACL id, even = development (the rule
-  ``bench/claim_support.py`` has always used).
+- ScisummNet / ACL: by cited paper, the MD5 of the ACL id as written (not lower-cased): odd = test,
+  the same test half in ``bench/claim_support.py`` (``split_of``) and ``bench/citation_data.py``
+  (which also carves a development slice out of the even half for the citation model).
 
 Tuned choices (weights, thresholds, fusion, BM25 parameters) are chosen on the development half;
 reported figures are on the test half.
@@ -24,16 +25,10 @@ def half_of(identifier: str) -> str:
 
 def acm_topic_papers(topics_file: Path, titles_to_doi: dict[str, str]) -> dict[str, str]:
     """topic id -> DOI of the query paper it comes from (matched by the topic's title)."""
-    text = topics_file.read_text(encoding="utf-8")
-    out: dict[str, str] = {}
-    for block in re.findall(r"<top>(.*?)</top>", text, flags=re.S):
-        num = re.search(r"<num>\s*Number:\s*(\S+)", block)
-        title = re.search(r"<title>\s*(.*?)\s*(?:<desc>|$)", block, flags=re.S)
-        if num and title:
-            doi = titles_to_doi.get(_title_key(title.group(1)))
-            if doi:
-                out[num.group(1)] = doi
-    return out
+    from retrieval_quality import read_topic_field  # type: ignore[import-not-found]  # bench/ is on the path
+
+    titles = read_topic_field(topics_file, "title")
+    return {num: doi for num, title in titles.items() if (doi := titles_to_doi.get(_title_key(title)))}
 
 
 def _title_key(title: str) -> str:
