@@ -29,10 +29,10 @@ demo: install
 	$(BIN)/relatex generate examples/demo/main.tex --data-dir $(DEMO_KB)
 
 lint: install
-	$(BIN)/ruff check server analysis retrieval writing tests bench
+	$(BIN)/ruff check config server analysis retrieval writing workflows tests bench
 
 typecheck: install
-	$(BIN)/mypy -p relatex.analysis -p relatex.retrieval -p relatex.writing -p relatex.server
+	$(BIN)/mypy -p relatex.config -p relatex.analysis -p relatex.retrieval -p relatex.writing -p relatex.workflows -p relatex.server
 
 unit: install
 	$(BIN)/python -m pytest -q -p no:cacheprovider

@@ -32,8 +32,7 @@ def _peak_mib() -> float:
 
 def measure(mode: str, path: Path, cache_dir: str | None, limit: int) -> dict[str, Any]:
     """One measurement, run inside a child process."""
-    from relatex.analysis import bibtex
-
+    from relatex.analysis.bib import bibtex
     result: dict[str, Any] = {"mode": mode, "file": path.name}
     cpu_start = time.process_time()
     if mode == "stream":
@@ -100,8 +99,7 @@ def measure(mode: str, path: Path, cache_dir: str | None, limit: int) -> dict[st
 
 def _first_entries(path: Path, limit: int) -> str:
     """The text of the first ``limit`` entries of a file (cut before the next '@' line)."""
-    from relatex.analysis import bibtex
-
+    from relatex.analysis.bib import bibtex
     lines: list[str] = []
     count = 0
     with bibtex._open_text(path) as handle:

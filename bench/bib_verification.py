@@ -35,11 +35,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bib_edits import format_entry
-from relatex.analysis.bib_matching import title_key, title_similarity
-from relatex.analysis.bib_verification import AuthorityRecord, BibVerdict, verify_entry
-from relatex.analysis.bibtex import iter_bib_entries, parse_bib_text
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bib_edits import format_entry
+from relatex.analysis.bib.bib_matching import title_key, title_similarity
+from relatex.analysis.bib.bibtex import iter_bib_entries, parse_bib_text
+from relatex.analysis.bib.bibtex_model import BibEntry
+from relatex.analysis.verification.bib_verification import AuthorityRecord, BibVerdict, verify_entry
 from relatex.retrieval.authorities import KnowledgeBaseAuthority, to_authority_record
 from relatex.retrieval.records import PaperRecord
 

@@ -47,11 +47,16 @@ from bib_verification import (  # type: ignore[import-not-found]  # run as a scr
     sample_entries,
 )
 
-from relatex.analysis.bib_matching import title_key
-from relatex.analysis.bib_verification import Authority, BibVerdict, verdict_findings, verify_entry
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bib_matching import title_key
+from relatex.analysis.bib.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.analysis.findings import Severity
+from relatex.analysis.verification.bib_verification import (
+    Authority,
+    BibVerdict,
+    verdict_findings,
+    verify_entry,
+)
 from relatex.retrieval.records import PaperRecord
 
 
@@ -91,7 +96,7 @@ def absent_cases(absent: list[BibEntry], seed: int) -> list[Case]:
     """The removed entries as written and restyled (the same shapes as the closed-world bench)."""
     from bib_verification import _fields, restyle  # type: ignore[import-not-found]
 
-    from relatex.analysis.bib_edits import format_entry
+    from relatex.analysis.bib.bib_edits import format_entry
 
     rng = random.Random(seed + 7)
     cases: list[Case] = []

@@ -1,8 +1,8 @@
-"""Build analysis/term_df.json.gz: document frequencies of stems in ACL + ACM abstracts.
+"""Build analysis/claims/term_df.json.gz: document frequencies of stems in ACL + ACM abstracts.
 
 Every abstract (with its title) of the ACL Anthology (acl-anthology/anthology+abstracts.bib.gz)
 and of the ACM-CR collection (acm-cr/acm-dl.bib.gz) is one document; a document counts each
-stem of ``relatex.analysis.offline_judge.term_stems`` once. Stems seen in fewer than ``--min-df``
+stem of ``relatex.analysis.claims.offline_judge.term_stems`` once. Stems seen in fewer than ``--min-df``
 documents are left out (the judge treats them as rare), which keeps the file small (< 1 MB).
 
     python bench/build_term_statistics.py [--data ../shared/data] [--min-df 5]
@@ -27,8 +27,8 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from relatex.analysis.offline_judge import term_stems
-from relatex.analysis.term_statistics import DEFAULT_PATH, TermStatistics, save_term_statistics
+from relatex.analysis.claims.offline_judge import term_stems
+from relatex.analysis.claims.term_statistics import DEFAULT_PATH, TermStatistics, save_term_statistics
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

@@ -17,7 +17,7 @@ dev pairs falling into it are wrong citations (it carries information), otherwis
     python bench/citation_model.py [--claims 500] [--embed-cache .cache/bench-embed.pkl] [--write-card]
 
 Prints a table and writes bench/results/citation_model.json; ``--write-card`` stores calibration,
-thresholds and test figures in analysis/citation_model_card.md.
+thresholds and test figures in analysis/claims/citation_model_card.md.
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ from claim_support import (
 )
 from splits import half_of
 
-from relatex.analysis.citation_model import CARD_FILE, CitationModelJudge, ClaimEncoder
-from relatex.analysis.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED
-from relatex.analysis.offline_judge import OfflineSupportJudge
+from relatex.analysis.claims.citation_model import CARD_FILE, CitationModelJudge, ClaimEncoder
+from relatex.analysis.claims.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED
+from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 
 ACM_SPLIT_RULE = "ACM-CR by query paper: md5(lower-cased query DOI) % 2 == 0 dev, 1 test (bench/splits.py)"
 
@@ -158,7 +158,7 @@ def measure_cost(encoder: ClaimEncoder, claims: Sequence[str], repeats: int = 5)
     """Seconds to score 100 candidates for one claim (stored vectors) and to encode 100 claims."""
     rng = np.random.default_rng(0)
     docs = rng.standard_normal((100, 384)).astype(np.float32)
-    from relatex.analysis.citation_model import CitationReranker
+    from relatex.analysis.claims.citation_model import CitationReranker
 
     reranker = CitationReranker(encoder)
     reranker.scores(claims[0], docs)

@@ -10,7 +10,7 @@ Every sentence is judged as a LaTeX draft would present it: author-year markers 
 "(Brants, 2000; Collins et al. 2002)") and the cited paper's surnames are removed first
 (``strip_author_year``), and the same text is paired with every paper, so author names favour no pair.
 Papers are split by a hash of the cited paper id into a development half (used by ``--fit`` to
-fit the logistic weights of relatex.analysis.offline_judge) and a test half (reported numbers).
+fit the logistic weights of relatex.analysis.claims.offline_judge) and a test half (reported numbers).
 Also reports AutoSurvey's citation recall/precision of ACM-CR's human-written related work.
 
     python bench/claim_support.py [--pairs 1500] [--fit] [--data ../shared/data] [--embed-cache FILE]
@@ -35,9 +35,14 @@ from pathlib import Path
 
 import numpy as np
 
-from relatex.analysis.claim_support import SUPPORTED, ClaimResult, check_claims, citation_recall_precision
-from relatex.analysis.evidence import Evidence, paper_evidence
-from relatex.analysis.offline_judge import (
+from relatex.analysis.claims.claim_support import (
+    SUPPORTED,
+    ClaimResult,
+    check_claims,
+    citation_recall_precision,
+)
+from relatex.analysis.claims.evidence import Evidence, paper_evidence
+from relatex.analysis.claims.offline_judge import (
     DENSE_FEATURES,
     FEATURES,
     WEIGHTS_DENSE,
@@ -46,7 +51,7 @@ from relatex.analysis.offline_judge import (
     logistic,
     strip_citations,
 )
-from relatex.analysis.project_model import Claim
+from relatex.analysis.latex.project_model import Claim
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"

@@ -33,7 +33,7 @@ from claim_support import (
     make_embedder,
 )
 
-from relatex.analysis.offline_judge import DENSE_FEATURES, FEATURES, OfflineSupportJudge, logistic
+from relatex.analysis.claims.offline_judge import DENSE_FEATURES, FEATURES, OfflineSupportJudge, logistic
 
 BASE = ("dense_max", "dense_top2", "dense_paper", "lexical_best", "lexical_all", "names_covered", "has_names",
         "numbers_missing", "negation_mismatch", "comparison_unbacked")

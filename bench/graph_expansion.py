@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource
 from relatex.retrieval.citation_graph import EDGE_TYPES, graph_metrics
 from relatex.retrieval.draft import DraftContext

@@ -20,9 +20,9 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from relatex.analysis.findings import Code, Severity  # noqa: E402
-from relatex.analysis.latex_project import load_project  # noqa: E402
-from relatex.analysis.project_checks import check_project, load_bibliographies  # noqa: E402
+from relatex.analysis.latex.latex_project import load_project  # noqa: E402
 from relatex.analysis.text_files import write_edits  # noqa: E402
+from relatex.analysis.verification.project_checks import check_project, load_bibliographies  # noqa: E402
 from relatex.writing.generate import generate_related_work  # noqa: E402
 from relatex.writing.placement import plan_insertion  # noqa: E402
 from tests.writing.conftest import load_records, make_selection  # noqa: E402

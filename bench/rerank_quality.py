@@ -31,7 +31,7 @@ from claim_support import CachedEmbedder, make_embedder
 from retrieval_quality import DATA, RESULTS, _doc_key, blacklist, ndcg_at, read_queries, recall_at, tasks
 from splits import acm_topic_papers, half_of, title_index
 
-from relatex.analysis.citation_model import CitationReranker, ClaimEncoder
+from relatex.analysis.claims.citation_model import CitationReranker, ClaimEncoder
 
 
 def test_topics(data: Path) -> dict[str, tuple[dict[str, str], dict[str, set[str]]]]:

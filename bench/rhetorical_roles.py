@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.rhetorical_roles import ROLES, classify_sentences
+from relatex.analysis.claims.rhetorical_roles import ROLES, classify_sentences
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = REPO / "tests" / "fixtures" / "analysis" / "abstract_roles.tsv"

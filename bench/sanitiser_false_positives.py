@@ -1,7 +1,7 @@
 """How often the LaTeX sanitiser escapes a command in real bibliography data (false positives).
 
 Every title, author, editor, booktitle, journal and publisher value of the ACL Anthology and ACM DL
-exports (../shared/data) goes through :func:`relatex.analysis.latex_sanitiser.sanitise_latex`;
+exports (../shared/data) goes through :func:`relatex.analysis.latex.latex_sanitiser.sanitise_latex`;
 the table lists how many values had a command escaped, and which commands.
 """
 
@@ -15,7 +15,7 @@ import re
 import time
 from pathlib import Path
 
-from relatex.analysis.latex_sanitiser import sanitise_latex
+from relatex.analysis.latex.latex_sanitiser import sanitise_latex
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 FILES = {"acl": DATA / "acl-anthology" / "anthology+abstracts.bib.gz", "acm": DATA / "acm-cr" / "acm-dl.bib.gz"}

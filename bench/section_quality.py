@@ -40,9 +40,9 @@ from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from splits import half_of  # noqa: E402
 from writing_quality import extractive, load_queries, plain, truncate_words  # noqa: E402
 
-from relatex.analysis.claim_support import SUPPORTED, check_claims  # noqa: E402
-from relatex.analysis.offline_judge import OfflineSupportJudge  # noqa: E402
-from relatex.analysis.project_model import LatexProject  # noqa: E402
+from relatex.analysis.claims.claim_support import SUPPORTED, check_claims  # noqa: E402
+from relatex.analysis.claims.offline_judge import OfflineSupportJudge  # noqa: E402
+from relatex.analysis.latex.project_model import LatexProject  # noqa: E402
 from relatex.analysis.sentences import split_sentences  # noqa: E402
 from relatex.retrieval.draft import DraftContext  # noqa: E402
 from relatex.retrieval.selection import SelectionParams, default_sources, select_papers  # noqa: E402

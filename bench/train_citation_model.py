@@ -360,8 +360,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         train(args, prepared)
     path = export(args.workdir, args.checkpoint or args.workdir / "best.pt")
     if args.install:
-        shutil.copyfile(path, ROOT / "analysis" / MODEL_FILE)
-        log.info("installed %s", ROOT / "analysis" / MODEL_FILE)
+        shutil.copyfile(path, ROOT / "analysis" / "claims" / MODEL_FILE)
+        log.info("installed %s", ROOT / "analysis" / "claims" / MODEL_FILE)
     return 0
 
 

@@ -35,8 +35,8 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # tests.fakes (the local Messages API server)
 
-from relatex.analysis.bibtex import parse_bib_text  # noqa: E402
-from relatex.analysis.project_model import LatexProject  # noqa: E402
+from relatex.analysis.bib.bibtex import parse_bib_text  # noqa: E402
+from relatex.analysis.latex.project_model import LatexProject  # noqa: E402
 from relatex.analysis.sentences import split_sentences  # noqa: E402
 from relatex.retrieval.communities import detect_communities, label_communities  # noqa: E402
 from relatex.retrieval.layers import assign_layers  # noqa: E402

@@ -14,8 +14,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from relatex.analysis.bib_matching import is_preprint_venue, title_similarity
-from relatex.analysis.bib_verification import Authority, AuthorityRecord, AuthorityUnavailable
+from relatex.analysis.bib.bib_matching import is_preprint_venue, title_similarity
+from relatex.analysis.verification.bib_verification import Authority, AuthorityRecord, AuthorityUnavailable
 from relatex.retrieval.online.arxiv import ARXIV_HOST_RATE, ArxivClient, ArxivEntry
 from relatex.retrieval.online.crossref import CrossrefClient, message_to_record, published_version_doi
 from relatex.retrieval.online.dblp import DblpClient

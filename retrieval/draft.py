@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bibtex_model import BibEntry, BibFile
-from relatex.analysis.latex_project import iter_sections
-from relatex.analysis.project_model import LatexProject, Section
+from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
+from relatex.analysis.latex.latex_project import iter_sections
+from relatex.analysis.latex.project_model import LatexProject, Section
 from relatex.retrieval.records import (
     PaperRecord,
     normalise_arxiv_id,
@@ -139,7 +139,7 @@ def resolve_entry(entry: BibEntry, kb: Any) -> PaperRecord | None:
 
 def _section_plain(project: LatexProject, section: Section) -> str:
     try:
-        from relatex.analysis.latex_project import section_text
+        from relatex.analysis.latex.latex_project import section_text
 
         return section_text(project, section)
     except Exception:  # the LaTeX model may not offer it: fall back to the raw range

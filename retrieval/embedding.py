@@ -22,7 +22,7 @@ import numpy as np
 log = logging.getLogger(__name__)
 
 DEFAULT_EMBEDDING_MODEL = "relatex/all-MiniLM-L6-v2-int8"
-"""The bundled offline model (same value as ``relatex.server.config.DEFAULT_EMBEDDING_MODEL``)."""
+"""The bundled offline model (same value as ``relatex.config.settings.DEFAULT_EMBEDDING_MODEL``)."""
 
 _DEFAULT_DIM = 384
 _MAX_LENGTH = 256

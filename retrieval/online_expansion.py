@@ -225,7 +225,7 @@ def expander_from_settings(settings: Any, kb: Any = None, *, budget_s: float = 2
                            notify: Callable[[str], None] | None = None) -> OnlineExpander | None:
     """The expander the settings ask for (``settings.online``), or None when online use is off.
 
-    ``settings`` is a ``RelatexSettings`` (duck-typed here: retrieval does not import the server).
+    ``settings`` is a ``Settings`` (duck-typed here: retrieval does not import the server).
     """
     online = settings.online
     if not online.enabled:

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 # The identifier and name normalisers are shared with the BibTeX model; re-exported here.
-from relatex.analysis.bib_identity import normalise_arxiv_id, normalise_doi, normalise_title, surname
+from relatex.analysis.bib.bib_identity import normalise_arxiv_id, normalise_doi, normalise_title, surname
 
 __all__ = ["PaperRecord", "normalise_arxiv_id", "normalise_doi", "normalise_title", "record_id", "surname"]
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from relatex.analysis.citation_model import CitationReranker, shipped_encoder
+from relatex.analysis.claims.citation_model import CitationReranker, shipped_encoder
 from relatex.retrieval.indexing import SearchHit
 
 log = logging.getLogger(__name__)

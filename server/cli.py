@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from relatex.server.config import RelatexSettings, load_settings
+from relatex.config.settings import Settings, load_settings
+from relatex.workflows.engines import Engines
 
 SUBCOMMANDS: dict[str, str] = {
     "check": "Check a LaTeX draft: citations, bibliography, verification and claim support.",
@@ -24,7 +25,7 @@ SUBCOMMANDS: dict[str, str] = {
 }
 
 
-def _settings_from_args(args: argparse.Namespace) -> RelatexSettings:
+def _settings_from_args(args: argparse.Namespace) -> Settings:
     layers: list[dict[str, Any]] = []
     if getattr(args, "config", None):
         try:
@@ -87,13 +88,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
-    settings = _settings_from_args(args)
+    engines = Engines(_settings_from_args(args))
     module = importlib.import_module(f"relatex.server.commands.{args.command}")
     try:
-        return int(module.run(args, settings))
+        return int(module.run(args, engines))
     except KeyboardInterrupt:
         print("relatex: interrupted", file=sys.stderr)
         return 130
+    finally:
+        engines.close()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -16,9 +16,10 @@ from typing import Any, TypeVar
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from relatex.server.config import RelatexSettings
+from relatex.config.settings import Settings
 from relatex.server.protocol import ConformingProtocol
 from relatex.server.workspace_state import WorkspaceState
+from relatex.workflows.engines import Engines
 
 log = logging.getLogger(__name__)
 
@@ -44,16 +45,16 @@ FEATURE_MODULES = (
 class RelatexServer(LanguageServer):
     """The language server with its workspace state."""
 
-    def __init__(self, settings: RelatexSettings | None = None) -> None:
+    def __init__(self, settings: Settings | None = None, engines: Engines | None = None) -> None:
         super().__init__(SERVER_NAME, SERVER_VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
                          protocol_cls=ConformingProtocol)
-        self.state = WorkspaceState(settings)
+        self.state = WorkspaceState(settings, engines=engines)
         self.init_options: dict[str, Any] = {}
         self._reported: set[str] = set()
         self.analysis_hooks: list[Callable[..., Any]] = []
 
     @property
-    def settings(self) -> RelatexSettings:
+    def settings(self) -> Settings:
         return self.state.settings
 
     def warn(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
@@ -113,11 +114,12 @@ class RelatexServer(LanguageServer):
         log.error("relatex: server error: %s", error)
 
 
-def create_server(settings: RelatexSettings | None = None) -> RelatexServer:
-    """A server with every feature module registered."""
+def create_server(settings: Settings | None = None, engines: Engines | None = None) -> RelatexServer:
+    """A server with every feature module registered; ``engines`` (tests pass fakes) default to
+    those built from ``settings``."""
     import importlib
 
-    server = RelatexServer(settings)
+    server = RelatexServer(settings, engines)
     for name in FEATURE_MODULES:
         module = importlib.import_module(f"relatex.server.features.{name}")
         module.register(server)

@@ -14,7 +14,7 @@ import importlib
 import logging
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,14 +22,13 @@ from types import ModuleType
 from typing import Any
 from urllib.parse import unquote, urlparse
 
-from relatex.analysis.bibliography_index import bibliography_index
-from relatex.analysis.bibtex_model import BibEntry, BibFile
 from relatex.analysis.findings import Finding
-from relatex.analysis.project_model import LatexProject
 from relatex.analysis.text_files import read_text
+from relatex.config.settings import Settings
 from relatex.retrieval.records import PaperRecord
-from relatex.server.config import RelatexSettings
 from relatex.server.positions import PositionMapper
+from relatex.workflows.check_project import ProjectSnapshot
+from relatex.workflows.engines import Engines
 
 log = logging.getLogger(__name__)
 
@@ -84,42 +83,6 @@ class OpenDocument:
         return self._mapper
 
 
-@dataclass(frozen=True)
-class ProjectSnapshot:
-    """The result of one syntax pass over a root file (immutable, published as a whole)."""
-
-    root: Path
-    generation: int
-    project: LatexProject | None
-    bibs: Mapping[Path, BibFile]
-    findings: tuple[Finding, ...]
-    texts: Mapping[Path, str]  # text each offset refers to, per file (tex and bib)
-    error: str | None = None
-
-    @property
-    def key_index(self) -> dict[str, BibEntry]:
-        """First entry of each key over all .bib files (the bibliography index, built once per
-        content by the syntax pass in the executor, never on the event loop)."""
-        return bibliography_index(self.bibs).defined
-
-    @property
-    def key_entries(self) -> dict[str, list[BibEntry]]:
-        """Every entry of each key (duplicates included), over all .bib files."""
-        return bibliography_index(self.bibs).by_key
-
-    def entries_by_key(self) -> dict[str, BibEntry]:
-        """First entry of each key over all the project's .bib files (computed once)."""
-        return self.key_index
-
-    def files(self) -> set[Path]:
-        paths = set(self.texts)
-        if self.project is not None:
-            paths.update(self.project.files)
-            paths.update(self.project.bib_paths())
-        paths.update(self.bibs)
-        return paths
-
-
 @dataclass
 class BackgroundResults:
     """Verification and claim-support results of the latest background pass of a root."""
@@ -134,23 +97,23 @@ class BackgroundResults:
 class WorkspaceState:
     """Documents, roots, snapshots and caches of one server instance."""
 
-    def __init__(self, settings: RelatexSettings | None = None, max_workers: int = 2) -> None:
-        self.settings = settings or RelatexSettings()
+    def __init__(self, settings: Settings | None = None, max_workers: int = 2,
+                 engines: Engines | None = None) -> None:
+        self.engines = engines if engines is not None else Engines(settings)
+        if settings is not None and engines is not None:
+            self.engines = engines.reconfigured(settings)
         self.documents: dict[str, OpenDocument] = {}
         self.root_of: dict[Path, Path] = {}
         self.snapshots: dict[Path, ProjectSnapshot] = {}
         self.background: dict[Path, BackgroundResults] = {}
         self.generations: dict[Path, int] = {}
         self.executor = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="relatex")
-        self.kb_lock = threading.RLock()
         self.cache_lock = threading.Lock()
         self.verdict_cache: dict[str, Any] = {}  # entry text hash -> BibVerdict
         self.record_cache: dict[str, PaperRecord | None] = {}  # entry text hash -> record
         self.claim_cache: dict[Any, Any] = {}
         self.summary_cache: dict[str, str] = {}  # record id -> LLM summary
         self.summary_failure: tuple[Any, float] | None = None  # (LLM settings, monotonic time) of the last failure
-        self._kb: Any = None
-        self._kb_failed: str | None = None
         self.kb_loaded = False  # opened and warmed up (vectors, model) by the background load
         self._pending: dict[Path, asyncio.Task[None]] = {}
         self.closing = False
@@ -212,7 +175,7 @@ class WorkspaceState:
         doc = self.document_for_path(path)
         if doc is not None:
             return doc.text == text
-        bibtex = optional_module("analysis.bibtex") if path.name.endswith((".bib", ".bib.gz")) else None
+        bibtex = optional_module("analysis.bib.bibtex") if path.name.endswith((".bib", ".bib.gz")) else None
         if bibtex is not None:
             try:
                 return bool(bibtex.load_bib_file(path).text == text)
@@ -234,7 +197,7 @@ class WorkspaceState:
         return roots
 
     def find_root(self, path: Path) -> Path:
-        module = optional_module("analysis.latex_project")
+        module = optional_module("analysis.latex.latex_project")
         if module is None:
             return path
         try:
@@ -274,38 +237,36 @@ class WorkspaceState:
         """Run CPU work in the background executor."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, func, *args)
 
+    # -- settings and engines -------------------------------------------------------------------
+    @property
+    def settings(self) -> Settings:
+        return self.engines.settings
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        """New settings: the engines are rebuilt (the knowledge base only when its settings changed)."""
+        previous = self.engines
+        self.engines = previous.reconfigured(settings)
+        if self.engines is not previous and settings.knowledge_base != previous.settings.knowledge_base:
+            self.kb_loaded = False
+
+    @property
+    def kb_lock(self) -> Any:
+        return self.engines.kb_lock
+
     # -- knowledge base -----------------------------------------------------------------------
     def knowledge_base(self) -> Any:
         """The knowledge base (opened read-only on first use; None when unavailable)."""
-        with self.kb_lock:
-            if self._kb is not None or self._kb_failed is not None:
-                return self._kb
-            components = optional_module("server.components")
-            if components is None:
-                self._kb_failed = "relatex.server.components is missing"
-                return None
-            try:
-                self._kb = components.open_knowledge_base(self.settings, read_only=True)
-            except Exception as exc:
-                self._kb_failed = str(exc)
-                log.warning("knowledge base unavailable: %s", exc)
-            return self._kb
+        return self.engines.knowledge_base()
 
     @property
     def kb_error(self) -> str | None:
-        return self._kb_failed
+        return self.engines.kb_error
 
     def reset_knowledge_base(self) -> None:
         """Close the knowledge base so the next use reopens it (settings changed, reindexed)."""
-        with self.kb_lock:
-            if self._kb is not None:
-                try:
-                    self._kb.close()
-                except Exception:
-                    log.exception("closing the knowledge base failed")
-            self._kb = None
-            self._kb_failed = None
-            self.kb_loaded = False
+        self.engines.reset_knowledge_base()
+        self.kb_loaded = False
 
     def shutdown(self) -> None:
         self.closing = True
@@ -313,88 +274,5 @@ class WorkspaceState:
             task.cancel()
         self._pending.clear()
         self.executor.shutdown(wait=False, cancel_futures=True)
-        self.reset_knowledge_base()
-
-
-def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], settings: RelatexSettings) -> None:
-    """Load the project's .bib files through the on-disk parse cache, so a restart is fast."""
-    bibtex = optional_module("analysis.bibtex")
-    if bibtex is None:
-        return
-    cache_dir = settings.bib_cache_dir()
-    for path in project.bib_paths():
-        if path in overlays or not path.exists():
-            continue
-        try:
-            bibtex.load_bib_file(path, cache_dir=cache_dir)
-        except Exception as exc:  # the regular load reports the problem
-            log.debug("bib cache priming failed for %s: %s", path, exc)
-
-
-def analyse_root(root: Path, overlays: Mapping[Path, str], settings: RelatexSettings,
-                 generation: int) -> ProjectSnapshot:
-    """The syntax pass of one root (runs in the executor; never raises on content)."""
-    latex = optional_module("analysis.latex_project")
-    checks = optional_module("analysis.project_checks")
-    if latex is None:
-        return ProjectSnapshot(root, generation, None, {}, (), dict(overlays),
-                               error="the LaTeX model is not available")
-    try:
-        project: LatexProject = latex.load_project(root, overlays)
-    except FileNotFoundError as exc:
-        return ProjectSnapshot(root, generation, None, {}, (), dict(overlays), error=str(exc))
-    bibs: dict[Path, BibFile] = {}
-    findings: list[Finding] = list(project.findings)
-    prime_bib_cache(project, overlays, settings)
-    if checks is not None:
-        bibs = dict(checks.load_bibliographies(project, overlays))
-        findings = list(checks.check_project(project, bibs, max_unused=settings.max_unused_hints,
-                                              cache_dir=settings.bib_cache_dir()))
-    texts: dict[Path, str] = {path: source.text for path, source in project.files.items()}
-    for path, bib in bibs.items():
-        texts[path] = bib.text
-    return ProjectSnapshot(root, generation, project, bibs, tuple(findings), texts)
-
-
-#: A first analysis shows the draft's diagnostics from the key summaries when its .bib files
-#: total at least this many bytes (smaller files load faster than the preview would help).
-PREVIEW_MIN_BIB_BYTES = 4 << 20
-
-
-def preview_root(root: Path, overlays: Mapping[Path, str],
-                 settings: RelatexSettings) -> tuple[tuple[Finding, ...], dict[Path, str]] | None:
-    """The draft's own findings (undefined keys, missing .bib files, LaTeX problems) from the
-    keys of its saved .bib files alone: the first diagnostics of a large project while its
-    bibliography is parsed or loaded. The keys come from the on-disk key summary of an unchanged
-    file, else from a quick scan of a large file's bytes. None when not applicable."""
-    latex = optional_module("analysis.latex_project")
-    checks = optional_module("analysis.project_checks")
-    cache = optional_module("analysis.bib_cache")
-    bibtex = optional_module("analysis.bibtex")
-    if latex is None or checks is None or cache is None or bibtex is None:
-        return None
-    try:
-        project: LatexProject = latex.load_project(root, overlays)
-    except (FileNotFoundError, OSError):
-        return None
-    paths = [path for path in project.bib_paths() if path.exists()]
-    if not paths or any(path in overlays for path in paths):
-        return None
-    sizes = {path: path.stat().st_size for path in paths}
-    if sum(sizes.values()) < PREVIEW_MIN_BIB_BYTES:
-        return None
-    defined: set[str] = set()
-    for path in paths:
-        summary = cache.load_summary(settings.bib_cache_dir(), path)
-        if summary is not None:
-            defined.update(summary.keys)
-        elif sizes[path] >= PREVIEW_MIN_BIB_BYTES:
-            try:
-                defined.update(bibtex.quick_keys(path))
-            except OSError:
-                return None
-        else:
-            return None  # a small file not yet seen: the full pass is about as quick
-    findings = checks.check_citations_against_keys(project, paths, defined)
-    texts = {path: source.text for path, source in project.files.items()}
-    return tuple(f for f in findings if f.path in texts), texts
+        self.engines.close()
+        self.kb_loaded = False

@@ -1,6 +1,6 @@
 """The four packages form a layered architecture with no import cycles.
 
-analysis <- retrieval <- writing <- server. Only server/ may import pygls or lsprotocol.
+config <- analysis <- retrieval <- writing <- workflows <- server. Only server/ may import pygls or lsprotocol.
 """
 
 from __future__ import annotations
@@ -11,13 +11,15 @@ from pathlib import Path
 import networkx as nx
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = {"analysis": "relatex.analysis", "retrieval": "relatex.retrieval",
-            "writing": "relatex.writing", "server": "relatex.server"}
+PACKAGES = {"config": "relatex.config", "analysis": "relatex.analysis", "retrieval": "relatex.retrieval",
+            "writing": "relatex.writing", "workflows": "relatex.workflows", "server": "relatex.server"}
 ALLOWED = {
-    "analysis": set(),
-    "retrieval": {"analysis"},
-    "writing": {"analysis", "retrieval"},
-    "server": {"analysis", "retrieval", "writing"},
+    "config": set(),
+    "analysis": {"config"},
+    "retrieval": {"config", "analysis"},
+    "writing": {"config", "analysis", "retrieval"},
+    "workflows": {"config", "analysis", "retrieval", "writing"},
+    "server": {"config", "analysis", "retrieval", "writing", "workflows"},
 }
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from relatex.analysis.bib_edits import format_entry
-from relatex.analysis.latex_sanitiser import sanitise_fields
+from relatex.analysis.bib.bib_edits import format_entry
+from relatex.analysis.latex.latex_sanitiser import sanitise_fields
 from relatex.retrieval.records import PaperRecord, normalise_arxiv_id
 from relatex.writing.latex_validator import balance_braces
 

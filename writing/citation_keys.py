@@ -13,8 +13,8 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
-from relatex.analysis.bibtex_model import BibEntry
-from relatex.analysis.latex_sanitiser import safe_key
+from relatex.analysis.bib.bibtex_model import BibEntry
+from relatex.analysis.latex.latex_sanitiser import safe_key
 from relatex.retrieval.records import (
     PaperRecord,
     normalise_arxiv_id,

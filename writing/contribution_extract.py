@@ -1,7 +1,7 @@
 """Reading one abstract into a :class:`~relatex.writing.contributions.Contribution`, by role.
 
 The abstract is split by the abbreviation-aware splitter and each sentence gets its rhetorical
-role (:mod:`relatex.analysis.rhetorical_roles`). The contribution is read only from objective
+role (:mod:`relatex.analysis.claims.rhetorical_roles`). The contribution is read only from objective
 (or, for a finding, result) sentences, never from background; the result only from result
 sentences; the method only from method sentences. Surveys state no result or method of their
 own. Inner periods ("e.g.", "U.S.") are masked while the phrase patterns run, so that a phrase
@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 import re
 
-from relatex.analysis.rhetorical_roles import (
+from relatex.analysis.claims.rhetorical_roles import (
     BACKGROUND,
     METHOD,
     OBJECTIVE,

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bib_verification import BibVerdict
-from relatex.analysis.bibliography_index import ContentMemo, bibs_key
-from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.bib.bibliography_index import ContentMemo, bibs_key
+from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
-from relatex.analysis.claim_support import SupportJudge
-from relatex.analysis.latex_sanitiser import plain_label
-from relatex.analysis.project_model import LatexProject
+from relatex.analysis.claims.claim_support import SupportJudge
+from relatex.analysis.latex.latex_sanitiser import plain_label
+from relatex.analysis.latex.project_model import LatexProject
+from relatex.analysis.verification.bib_verification import BibVerdict
 from relatex.retrieval.selection import Selection
 from relatex.writing.bibtex_render import render_entry
 from relatex.writing.citation_keys import KeyIndex, assign_keys

@@ -19,8 +19,8 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from relatex.analysis.citations import CITE_NAME_PATTERN
-from relatex.analysis.latex_sanitiser import FORBIDDEN_COMMANDS, sanitise_latex
+from relatex.analysis.latex.citations import CITE_NAME_PATTERN
+from relatex.analysis.latex.latex_sanitiser import FORBIDDEN_COMMANDS, sanitise_latex
 
 CITE_COMMAND = re.compile(
     r"\\(?P<cmd>" + CITE_NAME_PATTERN + r")"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from relatex.analysis.rhetorical_roles import METHOD, OBJECTIVE, RESULT, roled_sentences
+from relatex.analysis.claims.rhetorical_roles import METHOD, OBJECTIVE, RESULT, roled_sentences
 from relatex.writing.contribution_extract import (
     contribution_of_sentence,
     mask_inner_periods,

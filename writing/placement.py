@@ -16,11 +16,11 @@ import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from relatex.analysis.bib_edits import append_entry_edit
-from relatex.analysis.bibtex_model import BibFile
+from relatex.analysis.bib.bib_edits import append_entry_edit
+from relatex.analysis.bib.bibtex_model import BibFile
 from relatex.analysis.edits import TextEdit
-from relatex.analysis.latex_project import DISTRIBUTION_BIBS, iter_sections
-from relatex.analysis.project_model import LatexProject, Section
+from relatex.analysis.latex.latex_project import DISTRIBUTION_BIBS, iter_sections
+from relatex.analysis.latex.project_model import LatexProject, Section
 from relatex.analysis.text_files import read_text
 from relatex.writing.generate import GeneratedSection
 

@@ -18,8 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from relatex.analysis.citations import find_citations
-from relatex.analysis.claim_support import (
+from relatex.analysis.claims.claim_support import (
     CONTRADICTED,
     NOT_ADDRESSED,
     PARTIALLY_SUPPORTED,
@@ -28,10 +27,11 @@ from relatex.analysis.claim_support import (
     check_claims,
     judge_id,
 )
-from relatex.analysis.claims import claims_for_file, source_sentences, with_sentences
-from relatex.analysis.evidence import Evidence, evidence_hash, paper_evidence
-from relatex.analysis.latex_scan import mask_text
-from relatex.analysis.project_model import Claim
+from relatex.analysis.claims.evidence import Evidence, evidence_hash, paper_evidence
+from relatex.analysis.latex.citations import find_citations
+from relatex.analysis.latex.claim_extraction import claims_for_file, source_sentences, with_sentences
+from relatex.analysis.latex.latex_scan import mask_text
+from relatex.analysis.latex.project_model import Claim
 from relatex.writing.latex_validator import cited_keys
 from relatex.writing.plan import PaperBrief
 from relatex.writing.sentence_checks import well_formed

@@ -13,8 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bib_verification import Authority, AuthorityRecord, BibVerdict, verify_entry
-from relatex.analysis.bibtex_model import BibFile
+from relatex.analysis.bib.bibtex_model import BibFile
+from relatex.analysis.verification.bib_verification import (
+    Authority,
+    AuthorityRecord,
+    BibVerdict,
+    verify_entry,
+)
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.selection import SelectedPaper, Selection
 

@@ -1,6 +1,6 @@
 """BibTeX files (.bib, .bib.gz) and directories of them, streamed entry by entry.
 
-Parsing is done by :func:`relatex.analysis.bibtex.iter_bib_entries`; this module maps entries to
+Parsing is done by :func:`relatex.analysis.bib.bibtex.iter_bib_entries`; this module maps entries to
 records. ACL Anthology entries (``url = https://aclanthology.org/<id>``) get the alias
 ``acl:<id>`` and, when they have no DOI, the record id ``acl:<id>``.
 """
@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, record_id
 from relatex.retrieval.sources.base import RecordSource, SourceItem, clean_text, count_lines, parse_year
 
@@ -32,7 +32,7 @@ def acl_id_from_url(url: str | None) -> str | None:
 
 def _decoder() -> Callable[[str], str]:
     try:
-        from relatex.analysis.bibtex import decode_latex
+        from relatex.analysis.bib.bibtex import decode_latex
     except ImportError:  # the decoder arrives with the BibTeX parser
         return lambda value: value.replace("{", "").replace("}", "")
     return decode_latex
@@ -104,7 +104,7 @@ class BibSource(RecordSource):
         self.entry_types = {t.lower() for t in entry_types} if entry_types else None
 
     def items(self) -> Iterator[SourceItem]:
-        from relatex.analysis.bibtex import iter_bib_blocks
+        from relatex.analysis.bib.bibtex import iter_bib_blocks
 
         decode = _decoder()
         for file in bib_files(self.path):

@@ -19,12 +19,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bibtex import load_bib_file
-from relatex.analysis.bibtex_model import BibFile
+from relatex.analysis.bib.bibtex import load_bib_file
+from relatex.analysis.bib.bibtex_model import BibFile
 from relatex.analysis.findings import Finding, Severity, finding_text, json_safe
-from relatex.analysis.project_checks import check_bib_files, check_project, load_bibliographies
-from relatex.analysis.project_model import BibResource, LatexProject, Section
-from relatex.server.config import RelatexSettings
+from relatex.analysis.latex.project_model import BibResource, LatexProject, Section
+from relatex.analysis.verification.project_checks import check_bib_files, check_project, load_bibliographies
+from relatex.workflows.engines import Engines
 
 _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFORMATION: 2, Severity.HINT: 3}
 
@@ -241,7 +241,8 @@ def _optional(module: str, name: str, flag: str) -> Any:
         return None
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
+def run(args: argparse.Namespace, engines: Engines) -> int:
+    settings = engines.settings
     path = Path(args.path).expanduser()
     if not path.exists():
         print(f"relatex check: no such file: {args.path}", file=sys.stderr)
@@ -269,7 +270,7 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
         findings = check_bib_files(bibs, settings.bib_cache_dir())
     else:
         try:
-            from relatex.analysis.latex_project import find_root, load_project
+            from relatex.analysis.latex.latex_project import find_root, load_project
         except ImportError:
             print("relatex check: LaTeX project loading is not available in this build", file=sys.stderr)
             return 2

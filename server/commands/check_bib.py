@@ -15,31 +15,31 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TextIO
 
-from relatex.analysis.bib_verification import (
+from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
+from relatex.analysis.edits import TextEdit
+from relatex.analysis.findings import Finding
+from relatex.analysis.latex.project_model import LatexProject
+from relatex.analysis.text_files import UnwritableText, write_edits
+from relatex.analysis.verification.bib_verification import (
     Authority,
     BibVerdict,
     correction_edit,
     verdict_findings,
     verify_entry,
 )
-from relatex.analysis.bibtex_model import BibEntry, BibFile
-from relatex.analysis.edits import TextEdit
-from relatex.analysis.findings import Finding
-from relatex.analysis.project_model import LatexProject
-from relatex.analysis.text_files import UnwritableText, write_edits
+from relatex.config.settings import Settings
 from relatex.retrieval.authorities import KnowledgeBaseAuthority, online_authorities
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.retrieval.online.http import OnlineStatus
-from relatex.server.config import RelatexSettings
-from relatex.server.kb_status import index_command
+from relatex.workflows.kb_status import index_command
 
 log = logging.getLogger(__name__)
 
 
-def _open_kb(settings: RelatexSettings) -> KnowledgeBase:
+def _open_kb(settings: Settings) -> KnowledgeBase:
     """The configured knowledge base, read-only. Verification needs no vectors, so a knowledge
     base built with another embedding model than the configured one is still used."""
-    from relatex.server.components import open_knowledge_base
+    from relatex.workflows.knowledge_bases import open_knowledge_base
 
     try:
         return open_knowledge_base(settings, read_only=True)
@@ -48,7 +48,7 @@ def _open_kb(settings: RelatexSettings) -> KnowledgeBase:
 
 
 def build_authorities(
-    settings: RelatexSettings, stack: ExitStack, status: OnlineStatus | None = None
+    settings: Settings, stack: ExitStack, status: OnlineStatus | None = None
 ) -> list[Authority]:
     """The knowledge base (read-only, when it exists) and, if enabled, the online sources."""
     authorities: list[Authority] = []
@@ -96,7 +96,7 @@ def apply_corrections(
 ) -> list[Path]:
     """Apply correction edits to the .bib files on disk; files changed since parsing, and files
     outside the project folder ``root_dir``, are skipped."""
-    from relatex.analysis.project_boundary import write_refusal
+    from relatex.analysis.latex.project_boundary import write_refusal
 
     err = err or sys.stderr
     changed: list[Path] = []
@@ -137,7 +137,7 @@ def _describe_fix(entry: BibEntry, verdict: BibVerdict) -> str:
 def bib_findings(
     project: LatexProject,
     bibs: Mapping[Path, BibFile],
-    settings: RelatexSettings,
+    settings: Settings,
     fix: bool,
     *,
     authorities: Sequence[Authority] | None = None,

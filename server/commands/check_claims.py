@@ -2,7 +2,7 @@
 
 Evidence for a citation key is the .bib entry's ``abstract`` field, else the abstract (and full
 text) of the knowledge-base record the entry resolves to; keys with neither are "unknown". The
-judge is chosen by ``judge.kind`` (``relatex.server.claim_judges``): relatex's citation model
+judge is chosen by ``judge.kind`` (``relatex.workflows.claim_judges``): relatex's citation model
 (default, offline), the feature-based offline scorer, an ONNX NLI model, or the configured LLM.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bibtex_model import BibEntry, BibFile
-from relatex.analysis.claim_support import (
+from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
+from relatex.analysis.claims.claim_support import (
     CONTRADICTED,
     NOT_ADDRESSED,
     PARTIALLY_SUPPORTED,
@@ -26,11 +26,11 @@ from relatex.analysis.claim_support import (
     citation_recall_precision,
     judge_id,
 )
-from relatex.analysis.evidence import Evidence, paper_evidence
+from relatex.analysis.claims.evidence import Evidence, paper_evidence
 from relatex.analysis.findings import Code, Finding, Severity
-from relatex.analysis.project_model import LatexProject
+from relatex.analysis.latex.project_model import LatexProject
 from relatex.analysis.text_positions import LineIndex
-from relatex.server.config import RelatexSettings
+from relatex.config.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -42,12 +42,12 @@ _CODES = {
 _MAX_QUOTE = 240
 
 
-def make_judge(settings: RelatexSettings) -> SupportJudge:
+def make_judge(settings: Settings) -> SupportJudge:
     """The judge named by ``settings.judge.kind`` over the configured embedder (see ``claim_judges``)."""
-    from relatex.server.claim_judges import make_claim_judge
+    from relatex.workflows.claim_judges import make_claim_judge
 
     try:
-        from relatex.server.components import make_embedder
+        from relatex.workflows.knowledge_bases import make_embedder
 
         embedder = make_embedder(settings)
     except Exception as exc:  # the model may be missing on this machine
@@ -56,9 +56,9 @@ def make_judge(settings: RelatexSettings) -> SupportJudge:
     return make_claim_judge(settings, embedder.embed, embedder.model_id)
 
 
-def _open_kb(settings: RelatexSettings) -> Any:
+def _open_kb(settings: Settings) -> Any:
     try:
-        from relatex.server.components import open_knowledge_base
+        from relatex.workflows.knowledge_bases import open_knowledge_base
 
         return open_knowledge_base(settings, read_only=True)
     except FileNotFoundError:
@@ -168,7 +168,7 @@ def summarise(results: list[ClaimResult], texts: Mapping[Path, str], root_dir: P
 def claim_findings(
     project: LatexProject,
     bibs: Mapping[Path, BibFile],
-    settings: RelatexSettings,
+    settings: Settings,
     *,
     judge: SupportJudge | None = None,
     kb: Any = None,

@@ -13,9 +13,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from relatex.config.settings import Settings
 from relatex.server.commands.related import params_from
-from relatex.server.config import RelatexSettings
-from relatex.server.kb_status import index_command
+from relatex.workflows.engines import Engines
+from relatex.workflows.kb_status import index_command
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -40,10 +41,10 @@ def _print_err(message: str) -> None:
     print(f"relatex generate: {message}", file=sys.stderr)
 
 
-def _write_section(args: argparse.Namespace, settings: RelatexSettings, project: Any, bibs: Any,
+def _write_section(args: argparse.Namespace, settings: Settings, project: Any, bibs: Any,
                    section: Any) -> int:
     """Apply the section and entries to the files (all or nothing) and say where and what."""
-    from relatex.analysis.project_boundary import check_writable
+    from relatex.analysis.latex.project_boundary import check_writable
     from relatex.analysis.text_files import write_edits
     from relatex.writing.placement import describe_edits, find_related_section, plan_insertion
 
@@ -68,14 +69,15 @@ def _write_section(args: argparse.Namespace, settings: RelatexSettings, project:
     return 0
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
-    from relatex.analysis.latex_project import find_root, load_project
-    from relatex.analysis.project_checks import load_bibliographies
+def run(args: argparse.Namespace, engines: Engines) -> int:
+    settings = engines.settings
+    from relatex.analysis.latex.latex_project import find_root, load_project
+    from relatex.analysis.verification.project_checks import load_bibliographies
     from relatex.retrieval.authorities import KnowledgeBaseAuthority
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import SelectionCancelled, default_sources, select_papers
-    from relatex.server.components import open_knowledge_base
-    from relatex.server.components_llm import make_llm
+    from relatex.workflows.knowledge_bases import open_knowledge_base
+    from relatex.workflows.language_models import make_llm
     from relatex.writing.generate import GenerationCancelled, WritingOptions, generate_related_work
     from relatex.writing.llm import LLMError
     from relatex.writing.verified_citations import verify_cited_entries

@@ -17,13 +17,14 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from relatex.config.settings import Settings
 from relatex.retrieval.index_lock import KnowledgeBaseBusy
 from relatex.retrieval.knowledge_base import IndexProgress, IndexSummary
 from relatex.retrieval.sources import open_source
 from relatex.retrieval.sources.base import RecordSource
-from relatex.server.components import open_knowledge_base
-from relatex.server.config import RelatexSettings
-from relatex.server.kb_sources import build_sources
+from relatex.workflows.engines import Engines
+from relatex.workflows.kb_sources import build_sources
+from relatex.workflows.knowledge_bases import open_knowledge_base
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +105,7 @@ def summary_text(summary: IndexSummary) -> str:
     return "\n".join(lines)
 
 
-def _source_paths(args: argparse.Namespace, settings: RelatexSettings) -> list[str]:
+def _source_paths(args: argparse.Namespace, settings: Settings) -> list[str]:
     """The SOURCE arguments, or the current project's bibliographies when none are given."""
     if args.sources:
         return list(args.sources)
@@ -116,7 +117,7 @@ def _source_paths(args: argparse.Namespace, settings: RelatexSettings) -> list[s
     return found
 
 
-def _sources(args: argparse.Namespace, settings: RelatexSettings) -> list[RecordSource]:
+def _sources(args: argparse.Namespace, settings: Settings) -> list[RecordSource]:
     paths = _source_paths(args, settings)
     if args.name and len(paths) > 1:
         raise ValueError("--name needs exactly one SOURCE")
@@ -131,7 +132,8 @@ def _sources(args: argparse.Namespace, settings: RelatexSettings) -> list[Record
     return result
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
+def run(args: argparse.Namespace, engines: Engines) -> int:
+    settings = engines.settings
     try:
         sources = _sources(args, settings)
     except (FileNotFoundError, ValueError) as exc:

@@ -8,9 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from relatex.config.settings import Settings
 from relatex.retrieval.expansion import NeighbourSource
 from relatex.retrieval.selection import Selection, SelectionCancelled, SelectionParams, default_sources
-from relatex.server.config import RelatexSettings
+from relatex.workflows.engines import Engines
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def params_from(args: argparse.Namespace, settings: RelatexSettings) -> SelectionParams:
+def params_from(args: argparse.Namespace, settings: Settings) -> SelectionParams:
     """Command-line values override ``settings.graph``."""
     graph = settings.graph
 
@@ -107,7 +108,7 @@ def format_text(selection: Selection, name: str) -> str:
     return "\n".join(lines)
 
 
-def _sources(args: argparse.Namespace, settings: RelatexSettings, kb: Any) -> list[NeighbourSource]:
+def _sources(args: argparse.Namespace, settings: Settings, kb: Any) -> list[NeighbourSource]:
     from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource
 
     sources: list[NeighbourSource] = default_sources(kb)
@@ -118,12 +119,13 @@ def _sources(args: argparse.Namespace, settings: RelatexSettings, kb: Any) -> li
     return sources
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
-    from relatex.analysis.latex_project import find_root, load_project
-    from relatex.analysis.project_checks import load_bibliographies
+def run(args: argparse.Namespace, engines: Engines) -> int:
+    settings = engines.settings
+    from relatex.analysis.latex.latex_project import find_root, load_project
+    from relatex.analysis.verification.project_checks import load_bibliographies
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import select_papers
-    from relatex.server.components import open_knowledge_base
+    from relatex.workflows.knowledge_bases import open_knowledge_base
 
     try:
         params = params_from(args, settings)

@@ -8,8 +8,8 @@ import sys
 
 from relatex.retrieval.knowledge_base import SEARCH_MODES, SearchHit
 from relatex.retrieval.rerank import RERANK_DEPTH, citation_reranker, rerank_hits
-from relatex.server.components import open_knowledge_base
-from relatex.server.config import RelatexSettings
+from relatex.workflows.engines import Engines
+from relatex.workflows.knowledge_bases import open_knowledge_base
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +43,8 @@ def hit_text(rank: int, hit: SearchHit) -> str:
     return f"{line}  {ranks}" if ranks else line
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
+def run(args: argparse.Namespace, engines: Engines) -> int:
+    settings = engines.settings
     query = " ".join(args.query).strip()
     if not query:
         print("relatex search: empty query", file=sys.stderr)

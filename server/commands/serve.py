@@ -6,7 +6,7 @@ import argparse
 import logging
 import sys
 
-from relatex.server.config import RelatexSettings
+from relatex.workflows.engines import Engines
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,8 @@ def _parse_address(value: str) -> tuple[str, int]:
     return host or "127.0.0.1", int(port)
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
+def run(args: argparse.Namespace, engines: Engines) -> int:
+    settings = engines.settings
     if args.log_file:
         handler = logging.FileHandler(args.log_file, encoding="utf-8")
         handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
@@ -34,7 +35,7 @@ def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
     # background analysis runs in threads: switch the GIL often so requests are answered promptly
     sys.setswitchinterval(0.001)
 
-    server = create_server(settings)
+    server = create_server(settings, engines)
     if args.tcp:
         try:
             host, port = _parse_address(args.tcp)

@@ -5,16 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 
-from relatex.server.config import RelatexSettings
-from relatex.server.kb_status import describe, knowledge_base_status
+from relatex.workflows.engines import Engines
+from relatex.workflows.kb_status import describe, knowledge_base_status
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (stdout)")
 
 
-def run(args: argparse.Namespace, settings: RelatexSettings) -> int:
+def run(args: argparse.Namespace, engines: Engines) -> int:
     """Exit 0 when the knowledge base exists and is readable, 1 otherwise."""
+    settings = engines.settings
     status = knowledge_base_status(settings)
     if args.format == "json":
         print(json.dumps(status.as_dict(), indent=2))

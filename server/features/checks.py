@@ -16,9 +16,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.analysis.findings import Code, Finding, Severity
-from relatex.analysis.project_model import CitationSite
+from relatex.analysis.latex.project_model import CitationSite
 from relatex.retrieval.records import PaperRecord
 from relatex.server.workspace_state import BackgroundResults, ProjectSnapshot, optional_module, text_hash
 
@@ -125,7 +125,7 @@ def authorities(state: WorkspaceState) -> list[Any]:
 def verify(state: WorkspaceState, snapshot: ProjectSnapshot, entries: Sequence[BibEntry],
            cancel: Callable[[], bool]) -> tuple[dict[str, Any], list[Finding]]:
     """Verdict and findings per cited entry (verdicts cached by entry text)."""
-    module = optional_module("analysis.bib_verification")
+    module = optional_module("analysis.verification.bib_verification")
     verdicts: dict[str, Any] = {}
     findings: list[Finding] = []
     if module is None:
@@ -160,7 +160,7 @@ def optional_attr(module_name: str, name: str) -> Any:
 def make_judge(state: WorkspaceState) -> Any:
     """The claim-support judge chosen by ``settings.judge`` (None when unavailable)."""
     try:
-        from relatex.server.claim_judges import make_claim_judge
+        from relatex.workflows.claim_judges import make_claim_judge
 
         kb = state.knowledge_base()
         embed = kb.embed if kb is not None else None
@@ -172,7 +172,7 @@ def make_judge(state: WorkspaceState) -> Any:
 
 
 def claim_verdict_cache(state: WorkspaceState) -> Any:
-    module = optional_module("analysis.claim_support")
+    module = optional_module("analysis.claims.claim_support")
     if module is None:
         return None
     with state.cache_lock:
@@ -182,7 +182,7 @@ def claim_verdict_cache(state: WorkspaceState) -> Any:
 
 
 def evidence_function(snapshot: ProjectSnapshot, records: Mapping[str, PaperRecord]) -> Callable[[str], Any]:
-    evidence = optional_module("analysis.evidence")
+    evidence = optional_module("analysis.claims.evidence")
     by_key = snapshot.entries_by_key()
 
     def evidence_for_key(key: str) -> Any:
@@ -227,7 +227,7 @@ def claim_findings(results: Sequence[Any]) -> list[Finding]:
 
 def check_claims(state: WorkspaceState, snapshot: ProjectSnapshot, records: Mapping[str, PaperRecord],
                  cancel: Callable[[], bool]) -> tuple[list[Any], list[Finding]]:
-    module = optional_module("analysis.claim_support")
+    module = optional_module("analysis.claims.claim_support")
     if module is None or snapshot.project is None or not snapshot.project.claims:
         return [], []
     judge = make_judge(state)
@@ -284,7 +284,7 @@ def llm_summaries(state: WorkspaceState, records: Mapping[str, PaperRecord], can
         log.warning("LLM summaries unavailable (%s); hover cards use the abstracts for %.0f s", reason, pause)
         state.summary_failure = (settings.llm, time.monotonic())
 
-    factory = optional_module("server.components_llm")
+    factory = optional_module("workflows.language_models")
     if factory is None:
         return 0
     quick = dataclasses.replace(settings, llm=dataclasses.replace(settings.llm, timeout=min(settings.llm.timeout,

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from relatex.analysis.citations import CITE_NAME_PATTERN
+from relatex.analysis.latex.citations import CITE_NAME_PATTERN
 
 CITE_COMMAND = re.compile(
     r"\\(?P<cmd>" + CITE_NAME_PATTERN + r"|bibentry)\*?\s*(?:\[[^\]\n]*\]\s*){0,2}\{(?P<keys>[^{}]*)\}?"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from relatex.analysis.project_boundary import OutsideProjectError
+from relatex.analysis.latex.project_boundary import OutsideProjectError
 from relatex.server.features.hover import snapshot_for
 from relatex.server.features.knowledge_base import knowledge_base_actions
 from relatex.server.features.quick_fixes import fixes_for

@@ -10,7 +10,7 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from relatex.analysis.project_boundary import OutsideProjectError
+from relatex.analysis.latex.project_boundary import OutsideProjectError
 from relatex.server.features.checks import background_pass
 from relatex.server.features.code_actions import current_versions
 from relatex.server.features.completion import ADD_ENTRY_COMMAND

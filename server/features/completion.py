@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from relatex.analysis.bib_cache import LONG_LIVED_ENTRIES
-from relatex.analysis.bibliography_index import bibs_key
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bib_cache import LONG_LIVED_ENTRIES
+from relatex.analysis.bib.bibliography_index import bibs_key
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
 from relatex.server.features.hover import build_card, snapshot_for
 from relatex.server.workspace_state import (
@@ -189,7 +189,7 @@ def build_index(snapshot: ProjectSnapshot, cache_dir: Path | None = None) -> Non
         if stored is not None:
             _store(ranker.index, stored)
     if len(entries) >= LONG_LIVED_ENTRIES:
-        gc.freeze()  # the index lives as long as its .bib (see relatex.analysis.bib_cache)
+        gc.freeze()  # the index lives as long as its .bib (see relatex.analysis.bib.bib_cache)
 
 
 def _store(index: Any, directory: Path) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from relatex.server.config import load_settings
+from relatex.config.settings import load_settings
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer

@@ -17,13 +17,8 @@ from relatex.analysis.finding_limits import cap_per_file, oversized_document, ut
 from relatex.analysis.findings import Code, Finding, Severity, finding_text, json_safe
 from relatex.analysis.text_files import read_text
 from relatex.server.positions import mapper_for_file
-from relatex.server.workspace_state import (
-    ProjectSnapshot,
-    analyse_root,
-    optional_module,
-    path_to_uri,
-    preview_root,
-)
+from relatex.server.workspace_state import optional_module, path_to_uri
+from relatex.workflows.check_project import ProjectSnapshot, analyse_root, preview_root
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
@@ -240,7 +235,7 @@ async def _preview(server: RelatexServer, root: Path, generation: int) -> None:
 
 def publish_standalone_bib(server: RelatexServer, path: Path) -> None:
     """Parse findings of a .bib file that no open project uses."""
-    bibtex = optional_module("analysis.bibtex")
+    bibtex = optional_module("analysis.bib.bibtex")
     text = server.state.text_of(path)
     if bibtex is None or text is None:
         return

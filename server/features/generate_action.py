@@ -16,16 +16,17 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from relatex.analysis.project_boundary import OutsideProjectError
+from relatex.analysis.latex.project_boundary import OutsideProjectError
 from relatex.server.features.code_actions import GENERATE_COMMAND, REPLACE_COMMAND, current_versions
 from relatex.server.features.diagnostics import oversized_documents
 from relatex.server.features.edit_rollback import apply_all_or_nothing
 from relatex.server.features.progress import Cancelled, ProgressTask
 from relatex.server.features.workspace_edits import build_workspace_edit
-from relatex.server.workspace_state import ProjectSnapshot, analyse_root, optional_module, uri_to_path
+from relatex.server.workspace_state import optional_module, uri_to_path
+from relatex.workflows.check_project import ProjectSnapshot, analyse_root
 
 if TYPE_CHECKING:
-    from relatex.server.config import RelatexSettings
+    from relatex.config.settings import Settings
     from relatex.server.lsp_server import RelatexServer
     from relatex.server.workspace_state import WorkspaceState
 
@@ -38,7 +39,7 @@ class GenerationError(Exception):
     """A clear reason why no section was generated (shown to the user)."""
 
 
-def selection_params(settings: RelatexSettings) -> Any:
+def selection_params(settings: Settings) -> Any:
     selection = optional_module("retrieval.selection")
     if selection is None:
         raise GenerationError("paper selection (relatex.retrieval.selection) is not available")
@@ -47,7 +48,7 @@ def selection_params(settings: RelatexSettings) -> Any:
                                      hops=graph.hops, landmark_year=graph.landmark_year)
 
 
-def writing_options(settings: RelatexSettings) -> Any:
+def writing_options(settings: Settings) -> Any:
     generate = optional_module("writing.generate")
     if generate is None or not hasattr(generate, "WritingOptions"):
         return None
@@ -60,7 +61,7 @@ def writing_options(settings: RelatexSettings) -> Any:
     return options_cls(**{k: v for k, v in values.items() if k in names})
 
 
-def online_expander(settings: RelatexSettings, kb: Any) -> Any:
+def online_expander(settings: Settings, kb: Any) -> Any:
     if not settings.online.enabled:
         return None
     module = optional_module("retrieval.online_expansion")
@@ -94,7 +95,7 @@ def generate_section(state: WorkspaceState, snapshot: ProjectSnapshot, task: Pro
                                      progress=task.sub(0.05, 0.5, "selecting papers"), cancel=task.cancelled)
     task.check()
     llm = None
-    llm_factory = optional_module("server.components_llm")
+    llm_factory = optional_module("workflows.language_models")
     if llm_factory is not None and settings.llm.provider != "none":
         llm = llm_factory.make_llm(settings)
     from relatex.server.features.checks import make_judge, verify  # the judge and verification the checks use
@@ -110,7 +111,7 @@ def generate_section(state: WorkspaceState, snapshot: ProjectSnapshot, task: Pro
     return generated
 
 
-def plan(snapshot: ProjectSnapshot, generated: Any, settings: RelatexSettings, replace: bool = False) -> list[Any]:
+def plan(snapshot: ProjectSnapshot, generated: Any, settings: Settings, replace: bool = False) -> list[Any]:
     placement = optional_module("writing.placement")
     if placement is None or snapshot.project is None:
         raise GenerationError("section placement (relatex.writing.placement) is not available")

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.retrieval.records import PaperRecord
 from relatex.server.features.cite_scan import KeyAt, bib_key_at, cite_key_at
 from relatex.server.features.markup import markup_for

@@ -21,9 +21,9 @@ from lsprotocol import types
 
 from relatex.server.features.checks import background_executor
 from relatex.server.features.progress import ProgressTask
-from relatex.server.kb_sources import build_sources
-from relatex.server.kb_status import describe, knowledge_base_status, missing_message
 from relatex.server.workspace_state import uri_to_path
+from relatex.workflows.kb_sources import build_sources
+from relatex.workflows.kb_status import describe, knowledge_base_status, missing_message
 
 if TYPE_CHECKING:
     from relatex.server.lsp_server import RelatexServer
@@ -112,7 +112,7 @@ def index_paths(server: RelatexServer, task: ProgressTask, paths: list[Path], by
     each source is named by its path (as ``relatex index`` does in a project folder), so that
     another project's ``references.bib`` is another source and removes nothing of this one."""
     from relatex.retrieval.sources import open_source
-    from relatex.server.components import open_knowledge_base
+    from relatex.workflows.knowledge_bases import open_knowledge_base
 
     state = server.state
     state.reset_knowledge_base()

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from relatex.analysis.project_model import Section
+from relatex.analysis.latex.project_model import Section
 from relatex.server.features.cite_scan import KeyAt
 from relatex.server.features.hover import key_at_cursor, snapshot_for
 from relatex.server.positions import PositionMapper, mapper_for_file

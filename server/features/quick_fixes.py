@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bibtex_model import BibEntry, BibFile
+from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
 from relatex.analysis.findings import Code
 from relatex.retrieval.records import PaperRecord, normalise_doi
 from relatex.server.workspace_state import ProjectSnapshot, WorkspaceState, optional_module
@@ -36,9 +36,9 @@ def short_title(title: str, limit: int) -> str:
     return cut.rstrip(" ,;:.-") + "…"
 
 def edits_module() -> Any:
-    module = optional_module("analysis.bib_edits")
+    module = optional_module("analysis.bib.bib_edits")
     if module is None:
-        raise RuntimeError("BibTeX editing (relatex.analysis.bib_edits) is not available")
+        raise RuntimeError("BibTeX editing (relatex.analysis.bib.bib_edits) is not available")
     return module
 
 
@@ -165,7 +165,7 @@ def merge_entries(entries: Sequence[BibEntry]) -> tuple[BibEntry, dict[str, str]
 def duplicate_fix(snapshot: ProjectSnapshot, data: Mapping[str, Any], code: Code) -> tuple[str, list[Any]] | None:
     """Merge duplicates into the first entry; rename citations of the removed keys."""
     module = edits_module()
-    identity = optional_module("analysis.bib_identity")
+    identity = optional_module("analysis.bib.bib_identity")
     all_entries = [e for bib in snapshot.bibs.values() for e in bib.entries]
     key = key_of_diagnostic(data, snapshot)
     path = Path(str(data.get("path", "")))
@@ -206,7 +206,7 @@ def duplicate_fix(snapshot: ProjectSnapshot, data: Mapping[str, Any], code: Code
 
 
 def correction_fix(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[str, Any]) -> tuple[str, list[Any]] | None:
-    module = optional_module("analysis.bib_verification")
+    module = optional_module("analysis.verification.bib_verification")
     key = key_of_diagnostic(data, snapshot)
     background = state.background.get(snapshot.root)
     if module is None or key is None or background is None or key not in background.verdicts:
@@ -249,7 +249,7 @@ def claim_fixes(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[
     """Replace the unsupported key (single-key citations) or add a better-supported one."""
     from relatex.server.features.checks import make_judge
 
-    evidence = optional_module("analysis.evidence")
+    evidence = optional_module("analysis.claims.evidence")
     claim = str(data.get("claim") or "")
     keys = [str(k) for k in data.get("keys", [])]
     path = Path(str(data.get("path", "")))

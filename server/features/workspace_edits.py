@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from lsprotocol import types
 
-from relatex.analysis.project_boundary import check_writable
+from relatex.analysis.latex.project_boundary import check_writable
 from relatex.analysis.text_files import dominant_newline, with_newlines
 from relatex.server.positions import mapper_for_file
 from relatex.server.workspace_state import path_to_uri
@@ -58,7 +58,7 @@ def build_workspace_edit(server: RelatexServer, edits: Sequence[Any], root_dir: 
 
     ``versions`` pins the document versions the edits were planned on; when omitted, the
     versions of the open documents now are used. Raises
-    :class:`~relatex.analysis.project_boundary.OutsideProjectError` when an edit targets a file
+    :class:`~relatex.analysis.latex.project_boundary.OutsideProjectError` when an edit targets a file
     outside the project folder ``root_dir`` (or not a .tex/.bib file).
     """
     state = server.state

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.latex_project import load_project
+from relatex.analysis.latex.latex_project import load_project
 
 WORDS = "We study how language servers can help authors cite related work."
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.project_checks import check_project, load_bibliographies
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.verification.project_checks import check_project, load_bibliographies
 
 ZOTERO = """@article{lee2020dense,
 \ttitle = {Dense {Retrieval} for Open Questions},

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis import bib_cache, bibtex
-from relatex.analysis.bibtex import load_bib_file
+from relatex.analysis.bib import bib_cache, bibtex
+from relatex.analysis.bib.bibtex import load_bib_file
 
 ENTRY = "@article{{{key}, author = {{Smith, Ann}}, title = {{On {key}}}, journal = {{J}}, year = {{2020}}}}\n"
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bib_edits import (
+from relatex.analysis.bib.bib_edits import (
     append_entry_edit,
     format_entry,
     remove_entry_edit,
     replace_entry_edit,
 )
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.analysis.edits import TextEdit, apply_edits
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "analysis" / "bib"

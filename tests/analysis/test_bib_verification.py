@@ -7,8 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bib_matching import title_similarity
-from relatex.analysis.bib_verification import (
+from relatex.analysis.bib.bib_matching import title_similarity
+from relatex.analysis.bib.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex_model import BibEntry
+from relatex.analysis.edits import apply_edits
+from relatex.analysis.findings import Code, Severity
+from relatex.analysis.latex.project_model import CitationKey, CitationSite
+from relatex.analysis.verification.bib_verification import (
     AuthorityRecord,
     AuthorityUnavailable,
     BibVerdict,
@@ -17,11 +22,6 @@ from relatex.analysis.bib_verification import (
     verdict_findings,
     verify_entry,
 )
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.bibtex_model import BibEntry
-from relatex.analysis.edits import apply_edits
-from relatex.analysis.findings import Code, Severity
-from relatex.analysis.project_model import CitationKey, CitationSite
 
 BIB = Path("/draft/refs.bib")
 TEX = Path("/draft/main.tex")
@@ -354,7 +354,7 @@ def test_entries_without_title_or_identifier_are_unchecked(title: str) -> None:
 
 
 def _fixed_text(text: str, fixes: dict[str, str]) -> str:
-    from relatex.analysis.bib_field_edits import rewrite_entry
+    from relatex.analysis.bib.bib_field_edits import rewrite_entry
 
     bib = parse_bib_text(text, BIB)
     one = bib.entries[0]
@@ -375,7 +375,12 @@ def test_field_rewrite_handles_bibtex_syntax_variants() -> None:
 
 
 def test_lenient_comparisons() -> None:
-    from relatex.analysis.bib_matching import author_difference, same_person, titles_equal, venues_compatible
+    from relatex.analysis.bib.bib_matching import (
+        author_difference,
+        same_person,
+        titles_equal,
+        venues_compatible,
+    )
 
     assert same_person("Le Cun, Yann", "Yann LeCun") and same_person("van den Bosch, Antal", "Antal Bosch")
     assert same_person("Wei, Zhang", "Zhang Wei") and not same_person("Li, Wei", "Liu, Wei")
@@ -412,7 +417,7 @@ def test_doi_resolving_to_a_merged_record_is_not_a_doi_mismatch() -> None:
 
 
 def test_particle_surnames_written_either_way_are_the_same_person() -> None:
-    from relatex.analysis.bib_matching import same_person
+    from relatex.analysis.bib.bib_matching import same_person
 
     assert same_person("im Walde, Sabine Schulte", "Schulte im Walde, Sabine")
 

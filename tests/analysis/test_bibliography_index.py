@@ -8,12 +8,18 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis import bibliography_index as index_module
-from relatex.analysis.bibliography_index import bibliography_index, clear_memo, compute_file_findings
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib import bibliography_index as index_module
+from relatex.analysis.bib.bibliography_index import bibliography_index, clear_memo, compute_file_findings
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.analysis.findings import Code
-from relatex.analysis.project_checks import check_citations_against_keys, check_project
-from relatex.analysis.project_model import BibResource, CitationKey, CitationSite, LatexProject, SourceFile
+from relatex.analysis.latex.project_model import (
+    BibResource,
+    CitationKey,
+    CitationSite,
+    LatexProject,
+    SourceFile,
+)
+from relatex.analysis.verification.project_checks import check_citations_against_keys, check_project
 
 TEX = Path("/draft/main.tex")
 BIB_A = Path("/draft/a.bib")

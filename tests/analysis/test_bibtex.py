@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis import bibtex
-from relatex.analysis.bibtex import (
+from relatex.analysis.bib import bibtex
+from relatex.analysis.bib.bibtex import (
     decode_latex,
     iter_bib_blocks,
     iter_bib_entries,
@@ -16,7 +16,7 @@ from relatex.analysis.bibtex import (
     parse_bib_text,
     split_names,
 )
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.analysis.findings import Code, Finding, Severity
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "analysis" / "bib"

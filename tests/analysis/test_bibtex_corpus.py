@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bibtex import iter_bib_blocks
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex import iter_bib_blocks
+from relatex.analysis.bib.bibtex_model import BibEntry
 
 EXPECTED = {
     "anthology+abstracts.bib.gz": {"entries": 102_937, "distinct_keys": 102_937, "with_doi": 46_932},

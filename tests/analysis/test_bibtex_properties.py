@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relatex.analysis.bibtex import decode_latex, iter_bib_blocks, parse_bib_text, split_names
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex import decode_latex, iter_bib_blocks, parse_bib_text, split_names
+from relatex.analysis.bib.bibtex_model import BibEntry
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "analysis" / "bib"
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "demo"

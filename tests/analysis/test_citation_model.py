@@ -11,8 +11,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from relatex.analysis import citation_model
-from relatex.analysis.citation_model import (
+from relatex.analysis.claims import citation_model
+from relatex.analysis.claims.citation_model import (
     CARD_FILE,
     CitationModelJudge,
     CitationModelUnavailable,
@@ -22,11 +22,11 @@ from relatex.analysis.citation_model import (
     document_text,
     read_model_card,
 )
-from relatex.analysis.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED
-from relatex.analysis.evidence import paper_evidence
-from relatex.analysis.offline_judge import OfflineSupportJudge
-from relatex.server.claim_judges import make_claim_judge
-from relatex.server.config import RelatexSettings
+from relatex.analysis.claims.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED
+from relatex.analysis.claims.evidence import paper_evidence
+from relatex.analysis.claims.offline_judge import OfflineSupportJudge
+from relatex.config.settings import Settings
+from relatex.workflows.claim_judges import make_claim_judge
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "analysis" / "citation_model_pairs.json"
 EMBEDDER_ID = "relatex/all-MiniLM-L6-v2-int8"
@@ -145,8 +145,8 @@ def test_without_a_loadable_model_the_feature_judge_is_used(
     citation_model.forget_shipped_encoder()
     try:
         with caplog.at_level(logging.WARNING):
-            first = make_claim_judge(RelatexSettings(), None, "")
-            second = make_claim_judge(RelatexSettings(), None, "")
+            first = make_claim_judge(Settings(), None, "")
+            second = make_claim_judge(Settings(), None, "")
         assert isinstance(first, OfflineSupportJudge) and isinstance(second, OfflineSupportJudge)
         assert caplog.text.count("citation model unavailable") == 1
     finally:
@@ -154,9 +154,9 @@ def test_without_a_loadable_model_the_feature_judge_is_used(
 
 
 def test_the_model_is_the_default_judge_with_the_default_embedder(embed: object) -> None:
-    judge = make_claim_judge(RelatexSettings(), embed, EMBEDDER_ID)  # type: ignore[arg-type]
+    judge = make_claim_judge(Settings(), embed, EMBEDDER_ID)  # type: ignore[arg-type]
     assert isinstance(judge, CitationModelJudge)
-    other = make_claim_judge(RelatexSettings(), embed, "hashing-256")  # type: ignore[arg-type]
+    other = make_claim_judge(Settings(), embed, "hashing-256")  # type: ignore[arg-type]
     assert isinstance(other, OfflineSupportJudge)
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.cite_macros import CiteMacro, find_cite_macros
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.analysis.findings import Code
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.latex_scan import mask_text
-from relatex.analysis.project_checks import check_project
+from relatex.analysis.latex.cite_macros import CiteMacro, find_cite_macros
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.latex.latex_scan import mask_text
+from relatex.analysis.verification.project_checks import check_project
 
 PREAMBLE = r"""\documentclass{article}
 \usepackage{natbib}

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.claim_support import (
+from relatex.analysis.claims.claim_support import (
     NOT_ADDRESSED,
     PARTIALLY_SUPPORTED,
     SUPPORTED,
@@ -18,14 +18,14 @@ from relatex.analysis.claim_support import (
     check_claims,
     citation_recall_precision,
 )
-from relatex.analysis.evidence import (
+from relatex.analysis.claims.evidence import (
     Evidence,
     clean_text,
     evidence_hash,
     paper_evidence,
     split_into_sentences,
 )
-from relatex.analysis.project_model import Claim
+from relatex.analysis.latex.project_model import Claim
 
 ABSTRACTS = {
     "tagger": "We present a fast tagger based on Markov models. It tags 10,000 tokens per second.",
@@ -209,8 +209,7 @@ def test_leave_one_out_finds_citations_needed_for_joint_support() -> None:
 
 
 def test_judges_are_reachable_from_the_claim_support_module() -> None:
-    from relatex.analysis import claim_support
-
+    from relatex.analysis.claims import claim_support
     assert claim_support.OfflineSupportJudge.__name__ == "OfflineSupportJudge"
     assert claim_support.OnnxNliJudge.__name__ == "OnnxNliJudge"
     assert claim_support.LlmSupportJudge.__name__ == "LlmSupportJudge"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from relatex.analysis.claims import source_sentences
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.latex_scan import mask_text
+from relatex.analysis.latex.claim_extraction import source_sentences
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.latex.latex_scan import mask_text
 
 
 def _project(tmp_path: Path, body: str) -> tuple[Path, str]:

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.citations import detect_citation_package, find_citations
 from relatex.analysis.findings import Code
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.latex_scan import mask_text
+from relatex.analysis.latex.citations import detect_citation_package, find_citations
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.latex.latex_scan import mask_text
 
 STYLES = Path(__file__).resolve().parent.parent / "fixtures" / "analysis" / "latex" / "styles"
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from relatex.analysis.latex_project import iter_sections, load_project
-from relatex.analysis.latex_scan import mask_text
-from relatex.analysis.latex_text import plain_text
+from relatex.analysis.latex.latex_project import iter_sections, load_project
+from relatex.analysis.latex.latex_scan import mask_text
+from relatex.analysis.latex.latex_text import plain_text
 from relatex.analysis.sentences import split_sentences
 
 pytestmark = pytest.mark.shared_data

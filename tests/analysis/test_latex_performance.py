@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.latex_project import clear_analysis_cache, iter_sections, load_project
-from relatex.analysis.latex_text import plain_text
+from relatex.analysis.latex.latex_project import clear_analysis_cache, iter_sections, load_project
+from relatex.analysis.latex.latex_text import plain_text
 
 _WORDS = ("model retrieval citation graph dense sparse embedding corpus evaluation benchmark "
           "transformer attention layer training data method result baseline accuracy").split()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex_project import (
+from relatex.analysis.latex.latex_project import (
     citation_at,
     find_root,
     find_section,
@@ -237,7 +237,7 @@ def test_citation_at_finds_site_and_key(thesis: Path) -> None:
 def test_a_huge_included_file_is_not_read(tmp_path: Path) -> None:
     import time
 
-    from relatex.analysis.latex_project import MAX_INCLUDED_BYTES
+    from relatex.analysis.latex.latex_project import MAX_INCLUDED_BYTES
 
     (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{dump}\n"
                                        "Text \\cite{a}.\n\\end{document}\n", encoding="utf-8")

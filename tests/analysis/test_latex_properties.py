@@ -12,11 +12,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from relatex.analysis.claims import source_sentences
-from relatex.analysis.latex_project import find_root, iter_sections, load_project
-from relatex.analysis.latex_scan import mask_text
-from relatex.analysis.latex_text import plain_text
-from relatex.analysis.project_model import LatexProject
+from relatex.analysis.latex.claim_extraction import source_sentences
+from relatex.analysis.latex.latex_project import find_root, iter_sections, load_project
+from relatex.analysis.latex.latex_scan import mask_text
+from relatex.analysis.latex.latex_text import plain_text
+from relatex.analysis.latex.project_model import LatexProject
 from relatex.analysis.sentences import split_sentences
 
 THESIS = Path(__file__).resolve().parent.parent / "fixtures" / "analysis" / "latex" / "thesis"

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.latex_scan import mask_text
-from relatex.analysis.structure import find_authors, find_section_headings
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.latex.latex_scan import mask_text
+from relatex.analysis.latex.structure import find_authors, find_section_headings
 
 STYLES = Path(__file__).resolve().parent.parent / "fixtures" / "analysis" / "latex" / "styles"
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from relatex.analysis.latex_scan import mask_text, read_group
-from relatex.analysis.latex_text import MATH_PLACEHOLDER, REF_PLACEHOLDER, plain_text
+from relatex.analysis.latex.latex_scan import mask_text, read_group
+from relatex.analysis.latex.latex_text import MATH_PLACEHOLDER, REF_PLACEHOLDER, plain_text
 
 
 @pytest.mark.parametrize(

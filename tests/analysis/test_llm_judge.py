@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from relatex.analysis.claim_support import (
+from relatex.analysis.claims.claim_support import (
     CONTRADICTED,
     NOT_ADDRESSED,
     PARTIALLY_SUPPORTED,
     SUPPORTED,
     UNKNOWN,
 )
-from relatex.analysis.evidence import Evidence
-from relatex.analysis.llm_judge import VERDICT_TOOL, LlmSupportJudge, build_prompt
+from relatex.analysis.claims.evidence import Evidence
+from relatex.analysis.claims.llm_judge import VERDICT_TOOL, LlmSupportJudge, build_prompt
 
 EVIDENCE = [
     Evidence("brants2000", "acl:A00-1031", "TnT is an efficient statistical part-of-speech tagger.", 0),

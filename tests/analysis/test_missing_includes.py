@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.latex_text import plain_text
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.latex.latex_text import plain_text
 
 
 def test_generated_plots_are_one_warning_and_a_missing_chapter_stays_an_error(tmp_path: Path) -> None:

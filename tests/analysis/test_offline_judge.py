@@ -13,9 +13,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from relatex.analysis.claim_support import CONTRADICTED, NOT_ADDRESSED, SUPPORTED
-from relatex.analysis.evidence import paper_evidence
-from relatex.analysis.offline_judge import (
+from relatex.analysis.claims.claim_support import CONTRADICTED, NOT_ADDRESSED, SUPPORTED
+from relatex.analysis.claims.evidence import paper_evidence
+from relatex.analysis.claims.offline_judge import (
     FEATURES,
     PARTIAL_RATIO,
     OfflineSupportJudge,
@@ -25,7 +25,7 @@ from relatex.analysis.offline_judge import (
     stem,
     strip_citations,
 )
-from relatex.analysis.term_statistics import (
+from relatex.analysis.claims.term_statistics import (
     TermStatistics,
     default_term_statistics,
     load_term_statistics,

@@ -16,9 +16,9 @@ import pytest
 from onnx import TensorProto, helper, numpy_helper
 from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, processors
 
-from relatex.analysis.claim_support import CONTRADICTED, NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED
-from relatex.analysis.evidence import Evidence
-from relatex.analysis.onnx_judge import JudgeUnavailable, OnnxNliJudge, read_labels, resolve_model_dir
+from relatex.analysis.claims.claim_support import CONTRADICTED, NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED
+from relatex.analysis.claims.evidence import Evidence
+from relatex.analysis.claims.onnx_judge import JudgeUnavailable, OnnxNliJudge, read_labels, resolve_model_dir
 
 VOCAB = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "yes", "no", "maybe", "cats", "sleep", "dogs", "bark", "the"]
 ID2LABEL = {"0": "CONTRADICTION", "1": "Neutral", "2": "entailment"}

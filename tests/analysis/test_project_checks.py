@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from relatex.analysis.bib_identity import matches_identifiers, same_work
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.bibtex_model import BibFile
+from relatex.analysis.bib.bib_identity import matches_identifiers, same_work
+from relatex.analysis.bib.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex_model import BibFile
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.project_checks import (
-    check_bib_files,
-    check_project,
-    load_bibliographies,
-    missing_fields,
-)
-from relatex.analysis.project_model import (
+from relatex.analysis.latex.project_model import (
     BibItem,
     BibResource,
     CitationKey,
     CitationSite,
     LatexProject,
     SourceFile,
+)
+from relatex.analysis.verification.project_checks import (
+    check_bib_files,
+    check_project,
+    load_bibliographies,
+    missing_fields,
 )
 
 TEX = Path("/draft/main.tex")
@@ -191,7 +191,7 @@ def test_load_bibliographies_reads_files_and_prefers_overlays(tmp_path: Path) ->
 
 
 def test_broken_demo_has_every_kind_of_problem() -> None:
-    from relatex.analysis.latex_project import load_project
+    from relatex.analysis.latex.latex_project import load_project
 
     project = load_project(FIXTURES / "broken_demo" / "main.tex")
     findings = check_project(project, load_bibliographies(project))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
-from relatex.analysis.rhetorical_roles import (
+from relatex.analysis.claims.rhetorical_roles import (
     BACKGROUND,
     CONCLUSION,
     METHOD,

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from relatex.server.config import RelatexSettings, load_settings
+from relatex.config.settings import Settings, load_settings
 
 PACKAGE = Path(__file__).resolve().parents[2] / "editors" / "vscode" / "package.json"
 
@@ -29,7 +29,7 @@ def _settings(obj: Any, prefix: str = "") -> Iterator[tuple[str, Any]]:
 
 def test_every_server_setting_is_contributed_with_its_default() -> None:
     properties = json.loads(PACKAGE.read_text(encoding="utf-8"))["contributes"]["configuration"]["properties"]
-    for name, default in _settings(RelatexSettings()):
+    for name, default in _settings(Settings()):
         key = f"relatex.{name}"
         assert key in properties, f"{key} is missing from editors/vscode/package.json"
         expected = list(default) if isinstance(default, tuple) else default

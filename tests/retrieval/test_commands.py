@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from relatex.config.settings import load_settings
 from relatex.retrieval.embedding import HashingEmbedder
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.server.cli import main
-from relatex.server.components import make_embedder, open_knowledge_base
-from relatex.server.config import load_settings
+from relatex.workflows.knowledge_bases import make_embedder, open_knowledge_base
 
 from .kb_library import write_library
 

@@ -107,7 +107,7 @@ JUNK = {"scientific", "approximate", "elements", "text", "approach", "good", "la
 
 
 def _demo_records() -> dict[str, PaperRecord]:
-    from relatex.analysis.bibtex import parse_bib_text
+    from relatex.analysis.bib.bibtex import parse_bib_text
     from relatex.retrieval.sources.bibtex_source import bib_entry_record
 
     bib = parse_bib_text(DEMO_LIBRARY.read_text(encoding="utf-8"), DEMO_LIBRARY)

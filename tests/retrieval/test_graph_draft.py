@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.project_checks import load_bibliographies
-from relatex.analysis.project_model import CitationKey, CitationSite, LatexProject, SourceFile
+from relatex.analysis.bib.bibtex import parse_bib_text
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.latex.project_model import CitationKey, CitationSite, LatexProject, SourceFile
+from relatex.analysis.verification.project_checks import load_bibliographies
 from relatex.retrieval.draft import draft_context, resolve_entry
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from tests.fixtures.graph.graph_kb import DRAFT, build_kb

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bib_verification import AuthorityUnavailable, verify_entry
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex_model import BibEntry
+from relatex.analysis.verification.bib_verification import AuthorityUnavailable, verify_entry
 from relatex.retrieval.authorities import (
     ArxivAuthority,
     CrossrefAuthority,
@@ -148,7 +148,7 @@ def test_offline_sources_leave_entries_unchecked_and_say_so_once(tmp_path: Path)
 
 
 def test_online_authorities_from_settings(tmp_path: Path) -> None:
-    from relatex.server.config import load_settings
+    from relatex.config.settings import load_settings
 
     settings, _ = load_settings({"online": {"enabled": True, "cacheDir": str(tmp_path), "timeout": 2.5,
                                             "mailto": "me@example.org"}})

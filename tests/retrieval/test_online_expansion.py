@@ -168,8 +168,8 @@ def test_selection_offline_continues_with_the_local_graph(tmp_path: Path) -> Non
 
 
 def test_expander_from_settings_follows_online_enabled(tmp_path: Path) -> None:
+    from relatex.config.settings import load_settings
     from relatex.retrieval.online_expansion import expander_from_settings
-    from relatex.server.config import load_settings
 
     off, _ = load_settings({"online": {"enabled": False}})
     on, _ = load_settings({"online": {"enabled": True, "cacheDir": str(tmp_path), "timeout": 2}})

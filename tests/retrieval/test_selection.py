@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.project_checks import load_bibliographies
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.verification.project_checks import load_bibliographies
 from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource, acl_id_of
 from relatex.retrieval.citation_graph import DRAFT, edges_of_type, graph_metrics
 from relatex.retrieval.draft import DraftContext, draft_context

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.retrieval.embedding import HashingEmbedder
 from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.retrieval.records import PaperRecord

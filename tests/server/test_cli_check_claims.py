@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from relatex.analysis.claim_support import UNKNOWN, SupportVerdict, VerdictCache
-from relatex.analysis.evidence import Evidence
+from relatex.analysis.claims.claim_support import UNKNOWN, SupportVerdict, VerdictCache
+from relatex.analysis.claims.evidence import Evidence
+from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.offline_judge import OfflineSupportJudge
-from relatex.analysis.project_checks import load_bibliographies
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.verification.project_checks import load_bibliographies
+from relatex.config.settings import Settings, load_settings
 from relatex.server.cli import main
 from relatex.server.commands.check_claims import claim_findings, evidence_source, make_judge
-from relatex.server.config import RelatexSettings, load_settings
 
 DRAFT = Path(__file__).resolve().parents[1] / "fixtures" / "claims" / "draft"
 MIKOLOV_RECORD = """@inproceedings{mikolov-kb,
@@ -33,7 +33,7 @@ from very large data sets. Word vectors are learned from large corpora in less t
 """
 
 
-def settings_for(tmp_path: Path, **judge: Any) -> RelatexSettings:
+def settings_for(tmp_path: Path, **judge: Any) -> Settings:
     layer = {"knowledgeBase": {"dataDir": str(tmp_path / "kb"), "embeddingModel": "hashing-256"},
              "online": {"cacheDir": str(tmp_path / "cache")}, "judge": {"threshold": 0.6, **judge}}
     settings, warnings = load_settings(layer, env={})

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis import bibtex
-from relatex.server import workspace_state
-from relatex.server.config import OnlineSettings, RelatexSettings
-from relatex.server.workspace_state import analyse_root, preview_root
+from relatex.analysis.bib import bibtex
+from relatex.config.settings import OnlineSettings, Settings
+from relatex.workflows import check_project
+from relatex.workflows.check_project import analyse_root, preview_root
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
@@ -26,13 +26,13 @@ def project(tmp_path: Path) -> Path:
     return main
 
 
-def _settings(tmp_path: Path) -> RelatexSettings:
-    return RelatexSettings(online=OnlineSettings(cache_dir=str(tmp_path / "cache")))
+def _settings(tmp_path: Path) -> Settings:
+    return Settings(online=OnlineSettings(cache_dir=str(tmp_path / "cache")))
 
 
 def test_preview_gives_the_drafts_findings_of_the_full_analysis(project: Path, tmp_path: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(workspace_state, "PREVIEW_MIN_BIB_BYTES", 0)
+    monkeypatch.setattr(check_project, "PREVIEW_MIN_BIB_BYTES", 0)
     settings = _settings(tmp_path)
     root = project.resolve()
     bibtex.clear_cache()
@@ -52,7 +52,7 @@ def test_no_preview_for_small_or_edited_bibliographies(project: Path, tmp_path: 
     root = project.resolve()
     analyse_root(root, {}, settings, 1)
     assert preview_root(root, {}, settings) is None  # the demo .bib is small: loading it is quicker
-    monkeypatch.setattr(workspace_state, "PREVIEW_MIN_BIB_BYTES", 0)
+    monkeypatch.setattr(check_project, "PREVIEW_MIN_BIB_BYTES", 0)
     bib = next(root.parent.glob("*.bib"))
     assert preview_root(root, {bib: bib.read_text(encoding="utf-8")}, settings) is None  # unsaved edits
     main = root.read_text(encoding="utf-8")

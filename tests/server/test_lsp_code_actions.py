@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from relatex.server.config import load_settings
+from relatex.config.settings import load_settings
 from tests.server.conftest import Editor, StartEditor
 
 
@@ -45,15 +45,15 @@ def source_actions(result: Any) -> list[dict[str, Any]]:
 
 def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     """The same pipeline in-process on the same files: the texts the server must produce exactly."""
-    from relatex.analysis.bib_verification import verify_entry
     from relatex.analysis.edits import apply_edits
-    from relatex.analysis.latex_project import load_project
-    from relatex.analysis.project_checks import load_bibliographies
+    from relatex.analysis.latex.latex_project import load_project
+    from relatex.analysis.verification.bib_verification import verify_entry
+    from relatex.analysis.verification.project_checks import load_bibliographies
     from relatex.retrieval.authorities import KnowledgeBaseAuthority
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import SelectionParams, select_papers
     from relatex.server.commands.check_claims import make_judge
-    from relatex.server.components import open_knowledge_base
+    from relatex.workflows.knowledge_bases import open_knowledge_base
     from relatex.writing.generate import generate_related_work
     from relatex.writing.placement import plan_insertion
 

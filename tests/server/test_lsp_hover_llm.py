@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from lsprotocol import types
 
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.server.features.hover import contribution_summary
 from tests.fakes.messages_server import Fault, MessagesServer, Reply, overloaded, server_error
 from tests.server.conftest import EXAMPLE, Editor, StartEditor

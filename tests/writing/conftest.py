@@ -8,8 +8,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from relatex.analysis.bibtex_model import BibEntry, BibFile
-from relatex.analysis.project_model import BibResource, LatexProject, Section, SourceFile
+from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
+from relatex.analysis.latex.project_model import BibResource, LatexProject, Section, SourceFile
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.selection import SelectedPaper, Selection, Theme
 

@@ -167,8 +167,8 @@ def test_validator_reports_nested_errors() -> None:
 
 
 def test_make_llm_follows_the_settings(monkeypatch: pytest.MonkeyPatch) -> None:
-    from relatex.server.components_llm import make_llm
-    from relatex.server.config import load_settings
+    from relatex.config.settings import load_settings
+    from relatex.workflows.language_models import make_llm
 
     settings, _ = load_settings({}, env={})
     assert make_llm(settings) is None  # offline writer by default

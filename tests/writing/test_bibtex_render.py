@@ -60,7 +60,7 @@ def test_title_protection() -> None:
 def test_any_record_renders_to_a_parseable_entry(title: str, venue: str) -> None:
     from pathlib import Path
 
-    from relatex.analysis.bibtex import parse_bib_text
+    from relatex.analysis.bib.bibtex import parse_bib_text
     from relatex.writing.latex_validator import balance_braces
 
     record = PaperRecord(id="x:1", title=title, authors=("Doe, Jane", "Roe {R}ichard"), year=2020,

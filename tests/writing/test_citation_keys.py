@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from relatex.analysis.bibtex_model import BibEntry
+from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.citation_keys import assign_keys, base_key, detect_key_style, unique_key
 

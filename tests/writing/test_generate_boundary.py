@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.project_boundary import OutsideProjectError, check_writable, write_refusal
+from relatex.analysis.latex.project_boundary import OutsideProjectError, check_writable, write_refusal
 from relatex.server.cli import main
 from tests.writing.test_generate_cli import BIB, DRAFT, knowledge_base  # noqa: F401 (fixture)
 

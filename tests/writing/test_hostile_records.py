@@ -9,9 +9,9 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from relatex.analysis.bib_field_edits import rewrite_entry
-from relatex.analysis.bibtex import parse_bib_text
-from relatex.analysis.latex_sanitiser import (
+from relatex.analysis.bib.bib_field_edits import rewrite_entry
+from relatex.analysis.bib.bibtex import parse_bib_text
+from relatex.analysis.latex.latex_sanitiser import (
     ACCENT_SYMBOLS,
     ALLOWED_COMMANDS,
     ESCAPED_SYMBOLS,

@@ -44,7 +44,7 @@ def test_a_malformed_answer_that_persists_is_one_line(fault: Fault) -> None:
 def _generate(tmp_path: Path, kb: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch, *extra: str) -> int:
     data, _ = kb
     with MessagesServer(script=[MALFORMED[0]] * 50) as server:
-        monkeypatch.setattr("relatex.server.components_llm.make_llm", lambda settings: llm_for(server.url, 1))
+        monkeypatch.setattr("relatex.workflows.language_models.make_llm", lambda settings: llm_for(server.url, 1))
         config = tmp_path / "llm.json"
         config.write_text('{"knowledgeBase": {"embeddingModel": "hashing-256"}, "llm": {"provider": "anthropic"}}',
                           encoding="utf-8")

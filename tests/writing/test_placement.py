@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.bibtex import parse_bib_text
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.analysis.edits import apply_edits
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.project_checks import load_bibliographies
+from relatex.analysis.latex.latex_project import load_project
+from relatex.analysis.verification.project_checks import load_bibliographies
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.generate import generate_related_work
 from relatex.writing.placement import BLOCK_END, describe_edits, plan_insertion

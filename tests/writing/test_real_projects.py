@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex_project import load_project
-from relatex.analysis.project_checks import check_project, load_bibliographies
+from relatex.analysis.latex.latex_project import load_project
 from relatex.analysis.text_files import read_text, write_edits
+from relatex.analysis.verification.project_checks import check_project, load_bibliographies
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.generate import generate_related_work
 from relatex.writing.placement import BLOCK_BEGIN, find_related_section, plan_insertion

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from relatex.analysis.claim_support import NOT_ADDRESSED, SUPPORTED, SupportVerdict, check_claims
-from relatex.analysis.evidence import Evidence
-from relatex.analysis.offline_judge import OfflineSupportJudge
-from relatex.analysis.project_model import LatexProject
+from relatex.analysis.claims.claim_support import NOT_ADDRESSED, SUPPORTED, SupportVerdict, check_claims
+from relatex.analysis.claims.evidence import Evidence
+from relatex.analysis.claims.offline_judge import OfflineSupportJudge
+from relatex.analysis.latex.project_model import LatexProject
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.anthropic_llm import AnthropicLLM
 from relatex.writing.citation_keys import assign_keys

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from relatex.analysis.bib_verification import AuthorityRecord, BibVerdict
+from relatex.analysis.verification.bib_verification import AuthorityRecord, BibVerdict
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.generate import generate_related_work
 from tests.writing.conftest import make_project, make_selection
@@ -28,7 +28,7 @@ def test_not_found_entries_are_not_cited_and_mismatches_use_the_authority(tmp_pa
 
 
 def test_the_draft_entries_of_selected_papers_are_verified(tmp_path: Path, records: list[PaperRecord]) -> None:
-    from relatex.analysis.bib_verification import AuthorityRecord as Found
+    from relatex.analysis.verification.bib_verification import AuthorityRecord as Found
     from relatex.writing.verified_citations import verify_cited_entries
 
     class Nothing:

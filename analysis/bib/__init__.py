@@ -1,0 +1,1 @@
+"""BibTeX: reading .bib files as biber does, entries, identities, caches and edits."""

@@ -1,0 +1,1 @@
+"""relatex's settings: one typed object, the bottom layer every other package may import."""

@@ -1,0 +1,1 @@
+"""The application layer: each use case written once, called by both front ends (LSP and CLI)."""
