@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import resource
 import subprocess
@@ -170,7 +171,7 @@ def main() -> int:
     RESULTS.write_text(json.dumps({
         "benchmark": "bib_load",
         "machine": {"python": platform.python_version(), "platform": platform.platform(),
-                    "cpus": __import__("os").cpu_count()},
+                    "cpus": os.cpu_count()},
         "rows": rows,
     }, indent=2) + "\n", encoding="utf-8")
     print(f"wrote {RESULTS.relative_to(ROOT)}", file=sys.stderr)

@@ -35,17 +35,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from bib_verification import (  # type: ignore[import-not-found]  # run as a script from bench/
-    CORPORA,
-    DATA,
-    REPO,
-    Case,
-    MemoryIndexAuthority,
-    build_cases,
-    corpus_records,
-    log,
-    sample_entries,
-)
+from bib_cases import CORPORA, DATA, REPO, Case, build_cases, log, sample_entries  # type: ignore[import-not-found]
+from bib_verification import MemoryIndexAuthority, corpus_records  # type: ignore[import-not-found]
 
 from relatex.analysis.bib.bib_matching import title_key
 from relatex.analysis.bib.bibtex import parse_bib_text
@@ -94,7 +85,7 @@ def build_authorities(absent: list[BibEntry]) -> tuple[NamedAuthority, NamedAuth
 
 def absent_cases(absent: list[BibEntry], seed: int) -> list[Case]:
     """The removed entries as written and restyled (the same shapes as the closed-world bench)."""
-    from bib_verification import _fields, restyle  # type: ignore[import-not-found]
+    from bib_cases import _fields, restyle  # type: ignore[import-not-found]
 
     from relatex.analysis.bib.bib_edits import format_entry
 

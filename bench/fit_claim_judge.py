@@ -23,15 +23,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from claim_support import (
-    DEFAULT_DATA,
-    CachedEmbedder,
-    auroc,
-    build_pairs,
-    evidence_of,
-    fit_constrained,
-    make_embedder,
-)
+from bench_embedders import CachedEmbedder, make_embedder
+from claim_support import DEFAULT_DATA, build_pairs, evidence_of
+from judge_fitting import auroc, fit_constrained
 
 from relatex.analysis.claims.offline_judge import DENSE_FEATURES, FEATURES, OfflineSupportJudge, logistic
 

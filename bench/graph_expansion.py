@@ -36,8 +36,9 @@ from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource
 from relatex.retrieval.citation_graph import EDGE_TYPES, graph_metrics
 from relatex.retrieval.draft import DraftContext
 from relatex.retrieval.embedding import HashingEmbedder
-from relatex.retrieval.expansion import NeighbourSource, expand, rank_candidates
+from relatex.retrieval.expansion import expand, rank_candidates
 from relatex.retrieval.knowledge_base import KnowledgeBase
+from relatex.retrieval.neighbour_sources import NeighbourSource
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.selection import SelectionParams, default_sources, ppr_types
 from relatex.retrieval.sources.bibtex_source import acl_id_from_url, bib_entry_record

@@ -20,7 +20,6 @@ import json
 import os
 import random
 import re
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,35 +29,18 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
-from pytest_lsp import LanguageClient, client_capabilities, make_test_lsp_client
+from pytest_lsp import LanguageClient, client_capabilities
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from bench.lsp_client import position, start_client, stop_client, summary, timed  # noqa: E402
 from bench.make_thesis import make_thesis  # noqa: E402
 
 ACM_BIB = REPO.parent / "shared" / "data" / "acm-cr" / "acm-dl.bib.gz"
 PEERS = REPO / ".venv-peers"
 RESULTS = REPO / "bench" / "results" / "lsp_latency.json"
 CITE = re.compile(r"\\cite\{([^}]+)\}")
-
-
-def percentile(values: list[float], q: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
-    return ordered[index]
-
-
-def summary(values: list[float]) -> dict[str, float]:
-    return {"n": len(values), "p50_ms": round(percentile(values, 0.5), 2), "p95_ms": round(percentile(values, 0.95), 2),
-            "mean_ms": round(statistics.fmean(values), 2) if values else float("nan")}
-
-
-async def timed(pending: Awaitable[Any], start: float) -> tuple[float, Any]:
-    result = await pending
-    return (time.perf_counter() - start) * 1000.0, result
 
 
 def ensure_peer() -> Path | None:
@@ -73,52 +55,6 @@ def ensure_peer() -> Path | None:
         print(f"citation-langserver unavailable: {exc}", file=sys.stderr)
         return None
     return exe if exe.exists() else None
-
-
-def position(text: str, offset: int) -> types.Position:
-    line = text.count("\n", 0, offset)
-    start = text.rfind("\n", 0, offset) + 1
-    return types.Position(line=line, character=len(text[start:offset].encode("utf-16-le")) // 2)
-
-
-async def start_client(command: list[str], capabilities: types.ClientCapabilities, root: Path,
-                       options: dict[str, Any] | None, configuration: dict[str, Any]) -> tuple[LanguageClient, float]:
-    client = make_test_lsp_client()
-    client.set_configuration(configuration)
-
-    @client.feature(types.WORKSPACE_APPLY_EDIT)
-    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
-        return types.ApplyWorkspaceEditResult(applied=False, failure_reason="benchmark: not applied")
-
-    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
-    def register(params: types.RegistrationParams) -> None:
-        return None
-
-    start = time.perf_counter()
-    await client.start_io(*command)
-    await client.initialize_session(types.InitializeParams(
-        capabilities=capabilities, root_uri=root.as_uri(), initialization_options=options))
-    return client, (time.perf_counter() - start) * 1000.0
-
-
-async def stop_client(client: LanguageClient) -> None:
-    try:
-        await asyncio.wait_for(client.shutdown_session(), 30)
-    except Exception:
-        if client._server is not None and client._server.returncode is None:
-            client._server.kill()
-    await asyncio.wait_for(client.stop(), 30)
-
-
-def _answered(result: Any) -> bool:
-    """A real answer: a hover card, completion items, a location (not None or empty)."""
-    if result is None:
-        return False
-    if isinstance(result, types.CompletionList):
-        return bool(result.items)
-    if isinstance(result, list):
-        return bool(result)
-    return True
 
 
 Spot = tuple[str, str, int, int]  # (document uri, its text, offset inside a key, offset right after '{')
@@ -144,7 +80,7 @@ async def measure_requests(client: LanguageClient, spots: list[Spot], features: 
                     types.DefinitionParams(text_document=doc, position=position(text, inside)))
             ms, answer = await timed(pending, t0)
             counts.setdefault(feature, 0)
-            if _answered(answer):
+            if answered(answer):
                 counts[feature] += 1
                 result[feature].append(ms)
     return result

@@ -27,7 +27,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from claim_support import CachedEmbedder, make_embedder
+from bench_embedders import CachedEmbedder, make_embedder
 from retrieval_quality import DATA, RESULTS, _doc_key, blacklist, ndcg_at, read_queries, recall_at, tasks
 from splits import acm_topic_papers, half_of, title_index
 

@@ -38,7 +38,8 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from splits import half_of  # noqa: E402
-from writing_quality import extractive, load_queries, plain, truncate_words  # noqa: E402
+from writing_baselines import extractive, plain, truncate_words  # noqa: E402
+from writing_quality import load_queries  # noqa: E402
 
 from relatex.analysis.claims.claim_support import SUPPORTED, check_claims  # noqa: E402
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge  # noqa: E402

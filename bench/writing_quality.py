@@ -22,7 +22,6 @@ import argparse
 import gzip
 import json
 import re
-import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -35,16 +34,25 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))  # tests.fakes (the local Messages API server)
 
+from bench.writing_baselines import (  # noqa: E402
+    extractive,
+    gold_graph_metrics,
+    graph_metrics,
+    lead_sentences,
+    mean,
+    plain,
+    truncate_words,
+)
 from relatex.analysis.bib.bibtex import parse_bib_text  # noqa: E402
 from relatex.analysis.latex.project_model import LatexProject  # noqa: E402
-from relatex.analysis.sentences import split_sentences  # noqa: E402
-from relatex.retrieval.communities import detect_communities, label_communities  # noqa: E402
+from relatex.retrieval.communities import detect_communities  # noqa: E402
 from relatex.retrieval.layers import assign_layers  # noqa: E402
 from relatex.retrieval.records import PaperRecord  # noqa: E402
 from relatex.retrieval.selection import SelectedPaper, Selection, Theme  # noqa: E402
 from relatex.retrieval.sources.bibtex_source import bib_entry_record  # noqa: E402
+from relatex.retrieval.theme_labels import label_communities  # noqa: E402
 from relatex.writing.generate import WritingOptions, generate_related_work  # noqa: E402
-from relatex.writing.latex_validator import CITE_COMMAND, cited_keys  # noqa: E402
+from relatex.writing.latex_validator import cited_keys  # noqa: E402
 from relatex.writing.offline_writer import longest_copied_run  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "writing_quality.json"
@@ -120,104 +128,6 @@ def make_project(query: dict[str, Any]) -> LatexProject:
                         abstract=query.get("abstract") or "", citation_package="natbib")
 
 
-# -- text and metrics -------------------------------------------------------------------------
-def plain(latex: str) -> str:
-    text = "\n".join(line for line in latex.splitlines() if not line.lstrip().startswith("%"))
-    text = CITE_COMMAND.sub("", text)
-    text = re.sub(r"\\[a-zA-Z]+\*?", " ", text).replace("{", "").replace("}", "").replace("``", '"').replace("''", '"')
-    return re.sub(r"[ \t]+", " ", text).strip()
-
-
-def lead_sentences(abstracts: Sequence[str], budget: int) -> str:
-    """The first sentence of each abstract, in the given order, up to ``budget`` words."""
-    leads = [a[slice(*split_sentences(a)[0])] for a in abstracts if a.strip() and split_sentences(a)]
-    return truncate_words(" ".join(leads), budget)
-
-
-def truncate_words(text: str, budget: int) -> str:
-    words = text.split()
-    return " ".join(words[:budget])
-
-
-class SentenceTokenizer:
-    """sumy's tokenizer interface without NLTK data (punkt is not available offline)."""
-
-    def __init__(self) -> None:
-        self.language = "english"
-
-    def to_sentences(self, paragraph: str) -> list[str]:
-        return [paragraph[a:b] for a, b in split_sentences(paragraph)]
-
-    def to_words(self, sentence: str) -> list[str]:
-        return re.findall(r"[A-Za-z0-9]+(?:[-'][A-Za-z0-9]+)*", sentence)
-
-
-def extractive(abstracts: Sequence[str], budget: int, kind: str) -> str:
-    """sumy's LexRank or TextRank: best-rated sentences up to ``budget`` words, in document order."""
-    from sumy.nlp.stemmers import Stemmer
-    from sumy.parsers.plaintext import PlaintextParser
-    from sumy.summarizers.lex_rank import LexRankSummarizer
-    from sumy.summarizers.text_rank import TextRankSummarizer
-
-    parser = PlaintextParser.from_string("\n\n".join(abstracts), SentenceTokenizer())
-    summarizer = (LexRankSummarizer if kind == "lexrank" else TextRankSummarizer)(Stemmer("english"))
-    sentences = list(parser.document.sentences)
-    captured: dict[str, Any] = {}
-    best = summarizer._get_best_sentences
-
-    def grab(items: Any, count: Any, rating: Any, *args: Any, **kwargs: Any) -> Any:
-        captured["rating"] = rating
-        return best(items, count, rating, *args, **kwargs)
-
-    summarizer._get_best_sentences = grab  # one ranking per text, then our word budget
-    summarizer(parser.document, 1)
-    rating = captured.get("rating", {})
-    ranked = sorted(range(len(sentences)), key=lambda i: -float(rating.get(sentences[i], 0.0)))
-    chosen: list[int] = []
-    words = 0
-    for index in ranked:
-        if words >= budget:
-            break
-        chosen.append(index)
-        words += len(str(sentences[index]).split())
-    return truncate_words(" ".join(str(sentences[i]) for i in sorted(chosen)), budget)
-
-
-def graph_metrics(latex: str) -> dict[str, float]:
-    """Co-citation graph of the written text: keys cited in one paragraph (and one sentence) are linked."""
-    out: dict[str, float] = {}
-    paragraphs = [p for p in latex.split("\n\n") if p.strip() and not p.lstrip().startswith("%")]
-    for level, units in (("paragraph", paragraphs),
-                         ("sentence", [p[a:b] for p in paragraphs for a, b in split_sentences(p)])):
-        graph = nx.Graph()
-        for unit in units:
-            keys = list(dict.fromkeys(cited_keys(unit)))
-            graph.add_nodes_from(keys)
-            graph.add_edges_from((a, b) for i, a in enumerate(keys) for b in keys[i + 1:])
-        n = graph.number_of_nodes()
-        out[f"{level}_edges"] = float(graph.number_of_edges())
-        out[f"{level}_avg_degree"] = 2.0 * graph.number_of_edges() / n if n else 0.0
-        out[f"{level}_clustering"] = float(nx.average_clustering(graph)) if n else 0.0
-    return out
-
-
-def gold_graph_metrics(text: str) -> dict[str, float]:
-    """The same sentence-level graph for the gold text, from its numeric markers ([3], [4, 7])."""
-    graph = nx.Graph()
-    for a, b in split_sentences(text):
-        refs = [r for group in re.findall(r"\[([\d,\s\-–]+)\]", text[a:b]) for r in re.findall(r"\d+", group)]
-        refs = list(dict.fromkeys(refs))
-        graph.add_nodes_from(refs)
-        graph.add_edges_from((x, y) for i, x in enumerate(refs) for y in refs[i + 1:])
-    n = graph.number_of_nodes()
-    return {"sentence_edges": float(graph.number_of_edges()),
-            "sentence_avg_degree": 2.0 * graph.number_of_edges() / n if n else 0.0,
-            "sentence_clustering": float(nx.average_clustering(graph)) if n else 0.0}
-
-
-def mean(values: Sequence[float]) -> float:
-    return float(statistics.fmean(values)) if values else 0.0
-
 
 # -- the LLM path on the local Messages API server -----------------------------------------------
 def llm_usage(cases: list[tuple[LatexProject, Selection]]) -> list[dict[str, Any]]:
@@ -240,7 +150,11 @@ def llm_usage(cases: list[tuple[LatexProject, Selection]]) -> list[dict[str, Any
     return rows
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+SYSTEMS = ("offline", "lexrank", "textrank", "lead", "lexrank-same-length", "textrank-same-length",
+           "lead-same-length")
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path, default=REPO.parent / "shared" / "data")
     parser.add_argument("--limit", type=int, default=0, help="only the first N query papers")
@@ -249,77 +163,56 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     parser.add_argument("--baseline", type=Path, help="an earlier JSON of this script: print the change against it")
     parser.add_argument("--half", choices=("test", "dev", "all"), default="test", help="ACM-CR query papers used")
-    args = parser.parse_args(argv)
-    from rouge_score import rouge_scorer
+    return parser.parse_args(argv)
 
-    from bench.splits import half_of
 
-    queries = [q for q in load_queries(args.data) if args.half == "all" or half_of(q["doi"]) == args.half]
-    if args.limit:
-        queries = queries[: args.limit]
-    wanted = {d.lower() for q in queries for d in q["related_work_cited_in_collection"]}
-    started = time.perf_counter()
-    records = load_records(args.data, wanted)
-    print(f"{len(queries)} query papers, {len(records)}/{len(wanted)} cited papers found in acm-dl.bib.gz "
-          f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
-    if args.hashing:
-        from relatex.retrieval.embedding import HashingEmbedder
+def evaluate_query(query: dict[str, Any], records: dict[str, PaperRecord], embedder: Any, scorer: Any,
+                   rouge: dict[str, dict[str, list[float]]]) -> tuple[dict[str, Any], LatexProject, Selection] | None:
+    """Every system on one query paper: ROUGE into ``rouge``; the offline writer's row, or None without abstracts."""
+    cited = [records[d.lower()] for d in query["related_work_cited_in_collection"] if d.lower() in records]
+    cited = [r for r in cited if r.abstract]
+    if not cited:
+        return None
+    selection = make_selection(cited, embedder.embed)
+    project = make_project(query)
+    t0 = time.perf_counter()
+    section = generate_related_work(project, {}, selection, options=WritingOptions())
+    seconds = time.perf_counter() - t0
+    gold = query["related_work_text"]
+    budget = len(gold.split())
+    abstracts = [r.abstract or "" for r in cited]
+    offline_text = truncate_words(plain(section.latex), budget)
+    same = len(offline_text.split())
+    inputs = abstracts + [project.abstract or ""]  # the same inputs as the offline writer
+    outputs = {"offline": offline_text}
+    for length, words in (("", budget), ("-same-length", same)):
+        outputs[f"lexrank{length}"] = extractive(inputs, words, "lexrank")
+        outputs[f"textrank{length}"] = extractive(inputs, words, "textrank")
+        outputs[f"lead{length}"] = lead_sentences(inputs, words)
+    for system, text in outputs.items():
+        scores = scorer.score(gold, text)
+        for metric in rouge[system]:
+            rouge[system][metric].append(scores[metric].fmeasure)
+    keys = cited_keys(section.latex)
+    given = {p.record.id for p in selection.papers}
+    entry_keys = {e.key for e in section.new_entries}  # no .bib in this setting: every key needs an entry
+    resolved = [k for k in keys if k in entry_keys]
+    row = {
+        "doi": query["doi"], "papers": len(cited), "gold_words": budget,
+        "offline_words": len(plain(section.latex).split()), "seconds": round(seconds, 3),
+        "citations": len(keys), "valid_share": len(resolved) / len(keys) if keys else 1.0,
+        "retention": len(set(section.cited_keys)) / len(given),
+        "longest_copied_run": longest_copied_run(section.latex, abstracts),
+        "longest_copied_run_lexrank": longest_copied_run(outputs["lexrank"], abstracts),
+        **graph_metrics(section.latex),
+        **{f"gold_{k}": v for k, v in gold_graph_metrics(gold).items()},
+    }
+    return row, project, selection
 
-        embedder: Any = HashingEmbedder()
-    else:
-        from relatex.retrieval.embedding import FastEmbedEmbedder
 
-        embedder = FastEmbedEmbedder()
-    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
-    systems = ("offline", "lexrank", "textrank", "lead", "lexrank-same-length", "textrank-same-length",
-               "lead-same-length")
-    rouge: dict[str, dict[str, list[float]]] = {s: {m: [] for m in ("rouge1", "rouge2", "rougeL")} for s in systems}
-    per_section: list[dict[str, Any]] = []
-    llm_cases: list[tuple[LatexProject, Selection]] = []
-    for query in queries:
-        cited = [records[d.lower()] for d in query["related_work_cited_in_collection"] if d.lower() in records]
-        cited = [r for r in cited if r.abstract]
-        if not cited:
-            continue
-        selection = make_selection(cited, embedder.embed)
-        project = make_project(query)
-        t0 = time.perf_counter()
-        section = generate_related_work(project, {}, selection, options=WritingOptions())
-        seconds = time.perf_counter() - t0
-        gold = query["related_work_text"]
-        budget = len(gold.split())
-        abstracts = [r.abstract or "" for r in cited]
-        offline_text = truncate_words(plain(section.latex), budget)
-        same = len(offline_text.split())
-        inputs = abstracts + [project.abstract or ""]  # the same inputs as the offline writer
-        outputs = {"offline": offline_text}
-        for length, words in (("", budget), ("-same-length", same)):
-            outputs[f"lexrank{length}"] = extractive(inputs, words, "lexrank")
-            outputs[f"textrank{length}"] = extractive(inputs, words, "textrank")
-            outputs[f"lead{length}"] = lead_sentences(inputs, words)
-        for system, text in outputs.items():
-            scores = scorer.score(gold, text)
-            for metric in rouge[system]:
-                rouge[system][metric].append(scores[metric].fmeasure)
-        keys = cited_keys(section.latex)
-        given = {p.record.id for p in selection.papers}
-        entry_keys = {e.key for e in section.new_entries}  # no .bib in this setting: every key needs an entry
-        resolved = [k for k in keys if k in entry_keys]
-        row = {
-            "doi": query["doi"], "papers": len(cited), "gold_words": budget,
-            "offline_words": len(plain(section.latex).split()), "seconds": round(seconds, 3),
-            "citations": len(keys), "valid_share": len(resolved) / len(keys) if keys else 1.0,
-            "retention": len(set(section.cited_keys)) / len(given),
-            "longest_copied_run": longest_copied_run(section.latex, abstracts),
-            "longest_copied_run_lexrank": longest_copied_run(outputs["lexrank"], abstracts),
-            **graph_metrics(section.latex),
-            **{f"gold_{k}": v for k, v in gold_graph_metrics(gold).items()},
-        }
-        per_section.append(row)
-        if len(llm_cases) < args.llm_sections:
-            llm_cases.append((project, selection))
-    llm_rows = llm_usage(llm_cases)
-    summary = {
+def summarise(args: argparse.Namespace, rouge: dict[str, dict[str, list[float]]], per_section: list[dict[str, Any]],
+              llm_rows: list[dict[str, Any]], embedder: Any) -> dict[str, Any]:
+    return {
         "sections": len(per_section),
         "rouge": {s: {m: round(mean(v), 4) for m, v in ms.items()} for s, ms in rouge.items()},
         "offline": {
@@ -352,6 +245,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         "half": args.half,
         "inputs": "every system: the cited abstracts in the collection and the query paper's abstract",
     }
+
+
+def print_summary(summary: dict[str, Any], llm_rows: list[dict[str, Any]], args: argparse.Namespace) -> None:
+    systems = SYSTEMS
     print(f"\nACM-CR related-work sections ({args.half} half): {summary['sections']} (every system given the cited "
           "papers in the collection and the draft's abstract)\n")
     print("budget: the gold section's length in words; '-same-length': the offline writer's output length")
@@ -378,19 +275,64 @@ def main(argv: Sequence[str] | None = None) -> int:
         for row in llm_rows:
             print(f"{row['papers']:>6} {row['calls']:>6} {row['input_tokens']:>8} {row['cache_read_tokens']:>11} "
                   f"{row['cache_creation_tokens']:>12} {row['output_tokens']:>7} {row['estimated_cost_usd']:>7.3f}")
+
+
+def compare_baseline(summary: dict[str, Any], baseline: Path) -> None:
+    """Print the change against an earlier JSON of this script and record it in ``summary``."""
+    systems = SYSTEMS
+    before = json.loads(baseline.read_text(encoding="utf-8"))["summary"]
+    print(f"\nagainst {baseline.name}:")
+    print(f"{'system':<22} {'metric':<8} {'before':>8} {'after':>8} {'change':>8}")
+    for system in systems:
+        for metric in ("rouge1", "rouge2", "rougeL"):
+            old_value = before["rouge"].get(system, {}).get(metric)
+            new_value = summary["rouge"][system][metric]
+            if old_value is not None:
+                print(f"{system:<22} {metric:<8} {old_value:>8.4f} {new_value:>8.4f} {new_value - old_value:>+8.4f}")
+    summary["baseline"] = {"file": baseline.name, "rouge": before["rouge"],
+                           "offline": {k: before["offline"].get(k) for k in
+                                       ("citation_validity", "longest_copied_run_max", "words_per_section")}}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parse_args(argv)
+    from rouge_score import rouge_scorer
+
+    from bench.splits import half_of
+
+    queries = [q for q in load_queries(args.data) if args.half == "all" or half_of(q["doi"]) == args.half]
+    if args.limit:
+        queries = queries[: args.limit]
+    wanted = {d.lower() for q in queries for d in q["related_work_cited_in_collection"]}
+    started = time.perf_counter()
+    records = load_records(args.data, wanted)
+    print(f"{len(queries)} query papers, {len(records)}/{len(wanted)} cited papers found in acm-dl.bib.gz "
+          f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
+    if args.hashing:
+        from relatex.retrieval.embedding import HashingEmbedder
+
+        embedder: Any = HashingEmbedder()
+    else:
+        from relatex.retrieval.embedding import FastEmbedEmbedder
+
+        embedder = FastEmbedEmbedder()
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    rouge: dict[str, dict[str, list[float]]] = {s: {m: [] for m in ("rouge1", "rouge2", "rougeL")} for s in SYSTEMS}
+    per_section: list[dict[str, Any]] = []
+    llm_cases: list[tuple[LatexProject, Selection]] = []
+    for query in queries:
+        evaluated = evaluate_query(query, records, embedder, scorer, rouge)
+        if evaluated is None:
+            continue
+        row, project, selection = evaluated
+        per_section.append(row)
+        if len(llm_cases) < args.llm_sections:
+            llm_cases.append((project, selection))
+    llm_rows = llm_usage(llm_cases)
+    summary = summarise(args, rouge, per_section, llm_rows, embedder)
+    print_summary(summary, llm_rows, args)
     if args.baseline and args.baseline.exists():
-        before = json.loads(args.baseline.read_text(encoding="utf-8"))["summary"]
-        print(f"\nagainst {args.baseline.name}:")
-        print(f"{'system':<22} {'metric':<8} {'before':>8} {'after':>8} {'change':>8}")
-        for system in systems:
-            for metric in ("rouge1", "rouge2", "rougeL"):
-                old_value = before["rouge"].get(system, {}).get(metric)
-                new_value = summary["rouge"][system][metric]
-                if old_value is not None:
-                    print(f"{system:<22} {metric:<8} {old_value:>8.4f} {new_value:>8.4f} {new_value - old_value:>+8.4f}")
-        summary["baseline"] = {"file": args.baseline.name, "rouge": before["rouge"],
-                               "offline": {k: before["offline"].get(k) for k in
-                                           ("citation_validity", "longest_copied_run_max", "words_per_section")}}
+        compare_baseline(summary, args.baseline)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps({"summary": summary, "sections": per_section}, indent=2), encoding="utf-8")
     print(f"\nwrote {args.out}", file=sys.stderr)

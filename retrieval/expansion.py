@@ -17,7 +17,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -36,6 +36,9 @@ from relatex.retrieval.citation_graph import (
     records_of,
 )
 from relatex.retrieval.draft import DraftContext
+from relatex.retrieval.neighbour_sources import (
+    NeighbourSource as NeighbourSource,  # for server/commands/related.py
+)
 from relatex.retrieval.records import PaperRecord
 
 log = logging.getLogger(__name__)
@@ -45,74 +48,6 @@ Progress = Callable[[str, float], None]
 
 class ExpansionCancelled(Exception):
     """The cancellation token fired during expansion."""
-
-
-class NeighbourSource(Protocol):
-    """Where citation neighbours come from. ``cheap`` sources are also asked for every node."""
-
-    name: str
-    cheap: bool
-
-    def references(self, record: PaperRecord) -> list[PaperRecord]: ...
-
-    def cited_by(self, record: PaperRecord) -> list[PaperRecord]: ...
-
-
-class RecordReferences:
-    """Neighbours from ``PaperRecord.references`` resolved through the knowledge base.
-
-    ``citing`` is an optional reverse index (canonical reference -> ids of the records whose
-    references name it, see :func:`build_citing_index`) that gives the papers citing a record.
-    """
-
-    name = "references"
-    cheap = False  # edges between papers already in the graph come from their references directly
-
-    def __init__(self, index: ReferenceIndex, citing: Mapping[str, Sequence[str]] | None = None) -> None:
-        self.index = index
-        self.citing = citing
-
-    def references(self, record: PaperRecord) -> list[PaperRecord]:
-        out: list[PaperRecord] = []
-        for ref in record.references:
-            found = self.index.resolve_record(ref)
-            if found is not None and found.id != record.id:
-                out.append(found)
-        return out
-
-    def cited_by(self, record: PaperRecord) -> list[PaperRecord]:
-        if not self.citing or self.index.kb is None:
-            return []
-        names = {record.id, *(f"doi:{record.doi}",) * bool(record.doi), *(f"arxiv:{record.arxiv_id}",) * bool(record.arxiv_id)}
-        aliases = getattr(self.index.kb, "aliases", None)
-        if callable(aliases):
-            names.update(aliases(record.id))
-        ids: dict[str, None] = {}
-        for name in names:
-            for rid in self.citing.get(ReferenceIndex.canonical(name), ()):
-                ids.setdefault(rid, None)
-        found = self.index.kb.get_many(list(ids))
-        return [found[i] for i in ids if i in found and i != record.id]
-
-
-_CITING_CACHE: dict[int, tuple[int, dict[str, list[str]]]] = {}
-
-
-def build_citing_index(kb: Any) -> dict[str, list[str]]:
-    """Canonical reference -> ids of the records citing it, from one scan of the knowledge base.
-
-    Cached per knowledge base object and size, so a long-running server scans once.
-    """
-    size = len(kb)
-    cached = _CITING_CACHE.get(id(kb))
-    if cached is not None and cached[0] == size:
-        return cached[1]
-    reverse: dict[str, list[str]] = {}
-    for record in kb.iter_records():
-        for ref in record.references:
-            reverse.setdefault(ReferenceIndex.canonical(ref), []).append(record.id)
-    _CITING_CACHE[id(kb)] = (size, reverse)
-    return reverse
 
 
 def _check(cancel: Cancel) -> None:
@@ -226,6 +161,90 @@ def _blend_cited(draft: DraftContext, kb: Any, params: Any, exp: Expansion) -> N
         exp.draft_vector = (blended / norm).astype(np.float32)
 
 
+def _walk_hops(exp: Expansion, kb: Any, params: Any, active: Sequence[NeighbourSource], use_semantic: bool,
+               progress: Progress | None, cancel: Cancel) -> None:
+    """``params.hops`` hops out from the seeds: references and citers from ``active`` sources,
+    and (first hop) the papers most similar to the cited seeds and the best search hits."""
+    graph = exp.graph
+    frontier = list(exp.seeds)
+    hits_by_rank = sorted((i for i in exp.seeds if i in exp.search_rank), key=lambda i: exp.search_rank[i])
+    cited_seeds = [i for i in exp.seeds if i in exp.cited_ids]
+    neighbour_seeds = set((cited_seeds + hits_by_rank[: params.semantic_seeds])[: params.max_neighbour_searches])
+    for hop in range(1, params.hops + 1):
+        if hop > 1 and len(frontier) > params.frontier_limit:
+            recs = {i: graph.nodes[i]["record"] for i in frontier}
+            _vectors_for(kb, recs, exp.vectors)
+            frontier.sort(key=lambda i: -_cosine(exp.draft_vector, exp.vectors[i]))
+            frontier = frontier[: params.frontier_limit]
+        new_nodes: list[str] = []
+        for step, node in enumerate(frontier):
+            if step % 8 == 0:
+                _check(cancel)
+            record: PaperRecord = graph.nodes[node]["record"]
+            new_nodes.extend(_follow_sources(graph, node, record, active, hop, params.max_neighbours))
+            if use_semantic and hop == 1 and params.semantic_k > 0 and node in neighbour_seeds:
+                for rank, hit in enumerate(_similar(kb, record, exp, params)):
+                    if add_paper(graph, hit.record, hop=hop):
+                        new_nodes.append(hit.record.id)
+                    add_reason(graph, hit.record.id, "similar", node)
+                    if node in exp.cited_ids:
+                        exp.cited_rank.setdefault(hit.record.id, []).append(rank)
+        if progress:
+            progress(f"hop {hop}: {graph.number_of_nodes() - 1} papers", 0.1 + 0.3 * hop / max(params.hops, 1))
+        frontier = new_nodes
+
+
+def _follow_sources(graph: nx.DiGraph, node: str, record: PaperRecord, active: Sequence[NeighbourSource],
+                    hop: int, max_neighbours: int) -> list[str]:
+    """Add the references and citers of ``record`` that the sources know; returns the new nodes."""
+    new_nodes: list[str] = []
+    for source in active:
+        for ref in source.references(record)[:max_neighbours]:
+            if add_paper(graph, ref, hop=hop):
+                new_nodes.append(ref.id)
+            add_edge(graph, node, ref.id, "cites")
+            add_reason(graph, ref.id, "cited_by", node)
+        for citer in source.cited_by(record)[:max_neighbours]:
+            if add_paper(graph, citer, hop=hop):
+                new_nodes.append(citer.id)
+            add_edge(graph, citer.id, node, "cites")
+            add_reason(graph, citer.id, "cites", node)
+    return new_nodes
+
+
+def _link_citations(graph: nx.DiGraph, records: dict[str, PaperRecord], kb: Any,
+                    active: Sequence[NeighbourSource]) -> None:
+    """Citation edges between papers already in the graph (their reference lists, cheap sources)."""
+    index = ReferenceIndex()
+    aliases = getattr(kb, "aliases", None)
+    for paper in records.values():
+        index.add_record(paper)
+        if callable(aliases) and paper.source != "draft":
+            for alias in aliases(paper.id):  # references may name a paper by another id
+                index.add_alias(ReferenceIndex.canonical(alias), paper.id)
+    for node, paper in records.items():
+        for ref_id in paper.references:
+            target = index.resolve_local(ref_id)
+            if target is not None and target != node:
+                add_edge(graph, node, target, "cites")
+    for source in active:
+        if source.cheap:
+            for node, paper in records.items():
+                for cited in source.references(paper):
+                    if cited.id in graph and cited.id != node:
+                        add_edge(graph, node, cited.id, "cites")
+
+
+def _add_similarity_edges(exp: Expansion, records: dict[str, PaperRecord], params: Any) -> None:
+    """Semantic edges between similar papers, and from the draft to the seeds close to it."""
+    graph = exp.graph
+    add_semantic_edges(graph, exp.vectors, k=params.semantic_k, threshold=params.semantic_threshold)
+    for node in records:
+        sim = _cosine(exp.draft_vector, exp.vectors[node])
+        if node in exp.seeds and sim >= params.semantic_threshold:
+            add_edge(graph, DRAFT, node, "semantic", sim)
+
+
 def expand(
     draft: DraftContext,
     kb: Any,
@@ -255,64 +274,12 @@ def expand(
     use_cites = "cites" in params.edge_types
     use_semantic = "semantic" in params.edge_types
     active = [s for s in sources if use_cites]
-    frontier = list(exp.seeds)
-    hits_by_rank = sorted((i for i in exp.seeds if i in exp.search_rank), key=lambda i: exp.search_rank[i])
-    cited_seeds = [i for i in exp.seeds if i in exp.cited_ids]
-    neighbour_seeds = set((cited_seeds + hits_by_rank[: params.semantic_seeds])[: params.max_neighbour_searches])
-    for hop in range(1, params.hops + 1):
-        if hop > 1 and len(frontier) > params.frontier_limit:
-            recs = {i: graph.nodes[i]["record"] for i in frontier}
-            _vectors_for(kb, recs, exp.vectors)
-            frontier.sort(key=lambda i: -_cosine(exp.draft_vector, exp.vectors[i]))
-            frontier = frontier[: params.frontier_limit]
-        new_nodes: list[str] = []
-        for step, node in enumerate(frontier):
-            if step % 8 == 0:
-                _check(cancel)
-            record: PaperRecord = graph.nodes[node]["record"]
-            for source in active:
-                for ref in source.references(record)[: params.max_neighbours]:
-                    if add_paper(graph, ref, hop=hop):
-                        new_nodes.append(ref.id)
-                    add_edge(graph, node, ref.id, "cites")
-                    add_reason(graph, ref.id, "cited_by", node)
-                for citer in source.cited_by(record)[: params.max_neighbours]:
-                    if add_paper(graph, citer, hop=hop):
-                        new_nodes.append(citer.id)
-                    add_edge(graph, citer.id, node, "cites")
-                    add_reason(graph, citer.id, "cites", node)
-            if use_semantic and hop == 1 and params.semantic_k > 0 and node in neighbour_seeds:
-                for rank, hit in enumerate(_similar(kb, record, exp, params)):
-                    if add_paper(graph, hit.record, hop=hop):
-                        new_nodes.append(hit.record.id)
-                    add_reason(graph, hit.record.id, "similar", node)
-                    if node in exp.cited_ids:
-                        exp.cited_rank.setdefault(hit.record.id, []).append(rank)
-        if progress:
-            progress(f"hop {hop}: {graph.number_of_nodes() - 1} papers", 0.1 + 0.3 * hop / max(params.hops, 1))
-        frontier = new_nodes
+    _walk_hops(exp, kb, params, active, use_semantic, progress, cancel)
     exp.timings["hops"] = time.perf_counter() - t0
     _check(cancel)
     records = records_of(graph)
     if use_cites:
-        index = ReferenceIndex()
-        aliases = getattr(kb, "aliases", None)
-        for paper in records.values():
-            index.add_record(paper)
-            if callable(aliases) and paper.source != "draft":
-                for alias in aliases(paper.id):  # references may name a paper by another id
-                    index.add_alias(ReferenceIndex.canonical(alias), paper.id)
-        for node, paper in records.items():
-            for ref_id in paper.references:
-                target = index.resolve_local(ref_id)
-                if target is not None and target != node:
-                    add_edge(graph, node, target, "cites")
-        for source in active:
-            if source.cheap:
-                for node, paper in records.items():
-                    for cited in source.references(paper):
-                        if cited.id in graph and cited.id != node:
-                            add_edge(graph, node, cited.id, "cites")
+        _link_citations(graph, records, kb, active)
     if "co_cited" in params.edge_types:
         groups = [(tuple(draft.cited[k].id for k in g if k in draft.cited), 1.0) for g in draft.sentence_groups]
         groups += [(tuple(draft.cited[k].id for k in g if k in draft.cited), 0.5) for g in draft.paragraph_groups]
@@ -321,11 +288,7 @@ def expand(
     exp.timings["vectors"] = time.perf_counter() - t0
     _check(cancel)
     if use_semantic:
-        add_semantic_edges(graph, exp.vectors, k=params.semantic_k, threshold=params.semantic_threshold)
-        for node in records:
-            sim = _cosine(exp.draft_vector, exp.vectors[node])
-            if node in exp.seeds and sim >= params.semantic_threshold:
-                add_edge(graph, DRAFT, node, "semantic", sim)
+        _add_similarity_edges(exp, records, params)
     exp.relevance = relevance_scores(exp, draft, params, list(records))
     exp.timings["graph"] = time.perf_counter() - t0
     return exp

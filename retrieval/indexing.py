@@ -282,56 +282,14 @@ def index_items(
     processed = 0
 
     for batch in _batches(items, batch_size):
-        unique: dict[str, SourceItem] = {}
-        for item in batch:
-            summary.read += 1
-            if item.local_id in seen_local or item.local_id in unique:
-                summary.skipped[DUPLICATE] += 1
-                continue
-            unique[item.local_id] = item
-        seen_local.update(unique)
+        unique = _unique_items(batch, seen_local, summary)
         stored = records.contribution_hashes(source, list(unique))
         unchanged = [lid for lid, it in unique.items() if lid in stored and stored[lid][0] == it.record.content_hash()]
         summary.unchanged += len(unchanged)
-        pending: dict[str, str] = {}
-        new_parts: dict[str, list[tuple[str, str, PaperRecord]]] = {}
-        affected: set[str] = set()
-        removed_parts: set[tuple[str, str]] = set()
-        rows: list[tuple[str, str, str, str, str, int]] = []
-        alias_rows: list[tuple[str, str]] = []
-        unchanged_set = set(unchanged)
-        for lid, item in unique.items():
-            if lid in unchanged_set:
-                continue
-            record = item.record
-            found, matched_by = _identity_lookup(records, record, pending)
-            target = found or record.id
-            if matched_by == "doi":
-                target = _same_paper_target(records, record, target, titles)
-            titles.setdefault(target, record.title)
-            if lid in stored and stored[lid][1] != target:
-                affected.add(stored[lid][1])
-                removed_parts.add((source, lid))
-            _remember(pending, record, target)
-            affected.add(target)
-            new_parts.setdefault(target, []).append((source, lid, record))
-            rows.append((source, lid, target, record.content_hash(), record_to_json(record), run))
-            aliases = (*item.aliases, record.id) if target.split("~")[0] != record.id else item.aliases
-            alias_rows.extend((alias, target) for alias in aliases if alias != target)
-
+        affected, new_parts, removed_parts, rows, alias_rows = _plan_batch(
+            records, unique, stored, set(unchanged), (source, run), titles)
         statuses = writer.apply(affected, new_parts, removed_parts, rows, [], alias_rows, (source, unchanged, run))
-        counted: set[str] = set()
-        for _source, lid, target, *_rest in rows:
-            status = statuses.get(target) if target not in counted else None
-            counted.add(target)
-            if status == "added":
-                summary.added += 1
-            elif status == "updated" and lid in stored:
-                summary.updated += 1
-            elif lid not in stored:
-                summary.merged += 1
-            else:
-                summary.unchanged += 1
+        _count_statuses(summary, rows, statuses, stored)
         processed += len(batch)
         with records.transaction():
             records.update_run(run, processed)
@@ -342,19 +300,93 @@ def index_items(
             break
 
     if summary.completed and remove_stale:
-        stale = [(source, lid, rid) for lid, rid in records.stale_contributions(source, run)]
-        if legacy_name and legacy_name != source:  # filed by name before sources had a path identity
-            stale += [(legacy_name, lid, rid) for lid, rid in records.shadowed_contributions(legacy_name, source)]
-        for start in range(0, len(stale), batch_size):
-            if cancel():
-                summary.completed = False
-                break
-            chunk = stale[start:start + batch_size]
-            parts = [(name, lid) for name, lid, _ in chunk]
-            writer.apply({rid for *_, rid in chunk}, {}, set(parts), [], parts, [], None)
+        _remove_stale(records, writer, summary, (source, run), legacy_name, batch_size, cancel)
     # records the source itself rejected count as read too
     summary.read += sum(n for reason, n in summary.skipped.items() if reason != DUPLICATE)
     summary.seconds = time.monotonic() - started
     with records.transaction():
         records.finish_run(run, "completed" if summary.completed else "cancelled", summary.as_dict())
     return summary
+
+
+def _unique_items(batch: list[SourceItem], seen_local: set[str], summary: IndexSummary) -> dict[str, SourceItem]:
+    """The batch's items by local id, without ids already seen in this run (counted as skipped)."""
+    unique: dict[str, SourceItem] = {}
+    for item in batch:
+        summary.read += 1
+        if item.local_id in seen_local or item.local_id in unique:
+            summary.skipped[DUPLICATE] += 1
+            continue
+        unique[item.local_id] = item
+    seen_local.update(unique)
+    return unique
+
+
+_Parts = dict[str, list[tuple[str, str, PaperRecord]]]
+_Rows = list[tuple[str, str, str, str, str, int]]
+
+
+def _plan_batch(
+    records: RecordStore, unique: Mapping[str, SourceItem], stored: Mapping[str, tuple[str, str]],
+    unchanged_set: set[str], run_of: tuple[str, int], titles: dict[str, str],
+) -> tuple[set[str], _Parts, set[tuple[str, str]], _Rows, list[tuple[str, str]]]:
+    """The record each changed item merges into: (affected ids, new parts, removed parts,
+    contribution rows, alias rows) for :meth:`_BatchWriter.apply`."""
+    source, run = run_of
+    pending: dict[str, str] = {}
+    new_parts: _Parts = {}
+    affected: set[str] = set()
+    removed_parts: set[tuple[str, str]] = set()
+    rows: _Rows = []
+    alias_rows: list[tuple[str, str]] = []
+    for lid, item in unique.items():
+        if lid in unchanged_set:
+            continue
+        record = item.record
+        found, matched_by = _identity_lookup(records, record, pending)
+        target = found or record.id
+        if matched_by == "doi":
+            target = _same_paper_target(records, record, target, titles)
+        titles.setdefault(target, record.title)
+        if lid in stored and stored[lid][1] != target:
+            affected.add(stored[lid][1])
+            removed_parts.add((source, lid))
+        _remember(pending, record, target)
+        affected.add(target)
+        new_parts.setdefault(target, []).append((source, lid, record))
+        rows.append((source, lid, target, record.content_hash(), record_to_json(record), run))
+        aliases = (*item.aliases, record.id) if target.split("~")[0] != record.id else item.aliases
+        alias_rows.extend((alias, target) for alias in aliases if alias != target)
+    return affected, new_parts, removed_parts, rows, alias_rows
+
+
+def _count_statuses(summary: IndexSummary, rows: _Rows, statuses: Mapping[str, str],
+                    stored: Mapping[str, tuple[str, str]]) -> None:
+    counted: set[str] = set()
+    for _source, lid, target, *_rest in rows:
+        status = statuses.get(target) if target not in counted else None
+        counted.add(target)
+        if status == "added":
+            summary.added += 1
+        elif status == "updated" and lid in stored:
+            summary.updated += 1
+        elif lid not in stored:
+            summary.merged += 1
+        else:
+            summary.unchanged += 1
+
+
+def _remove_stale(records: RecordStore, writer: _BatchWriter, summary: IndexSummary, run_of: tuple[str, int],
+                  legacy_name: str | None, batch_size: int, cancel: Callable[[], bool]) -> None:
+    """Retire the contributions this complete run no longer provides."""
+    source, run = run_of
+    stale = [(source, lid, rid) for lid, rid in records.stale_contributions(source, run)]
+    if legacy_name and legacy_name != source:  # filed by name before sources had a path identity
+        stale += [(legacy_name, lid, rid) for lid, rid in records.shadowed_contributions(legacy_name, source)]
+    for start in range(0, len(stale), batch_size):
+        if cancel():
+            summary.completed = False
+            break
+        chunk = stale[start:start + batch_size]
+        parts = [(name, lid) for name, lid, _ in chunk]
+        writer.apply({rid for *_, rid in chunk}, {}, set(parts), [], parts, [], None)

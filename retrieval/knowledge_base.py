@@ -24,7 +24,7 @@ import logging
 import shutil
 import threading
 import time
-from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,11 +39,12 @@ from relatex.retrieval.indexing import (
     SearchHit,
     as_cancel_check,
     index_items,
-    payload_of,
 )
+from relatex.retrieval.kb_consistency import reconcile_vectors
+from relatex.retrieval.kb_lookups import RecordLookups
 from relatex.retrieval.lexical import LexicalIndex
-from relatex.retrieval.record_store import RecordStore, lexical_text
-from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, normalise_title
+from relatex.retrieval.record_store import RecordStore
+from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.sources.base import LimitedSource, RecordSource, SourceItem
 from relatex.retrieval.vector_store import EdgeVectorStore, ExactVectorIndex, VectorStore
 
@@ -69,7 +70,7 @@ def default_embedder_for(model_id: str | None) -> Embedder:
     return FastEmbedEmbedder(model_id or DEFAULT_EMBEDDING_MODEL)
 
 
-class KnowledgeBase:
+class KnowledgeBase(RecordLookups):
     """Open with :meth:`open`; use as a context manager or call :meth:`close`."""
 
     def __init__(
@@ -205,32 +206,11 @@ class KnowledgeBase:
         records and re-upsert committed vectors missing from the store. Returns (removed, restored)."""
         self._require_writer()
         assert self._store is not None
-        pending = self._records.get_meta("pending_ids")
-        if pending is None and self._store.count() == self._records.count():
-            return 0, 0
-        committed = self._records.all_ids()
-        in_store = set(self._store.ids())
-        extra = sorted(in_store - committed)
-        missing = committed - in_store
-        if pending:
-            missing |= set(pending.split("\n")) & committed
-        for start in range(0, len(extra), batch):
-            self._store.delete(extra[start:start + batch])
-        todo = sorted(missing)
-        for start in range(0, len(todo), batch):
-            chunk = todo[start:start + batch]
-            vectors = self._records.vectors(chunk)
-            recs = self._records.get_many(chunk)
-            ids = [rid for rid in chunk if rid in vectors and rid in recs]
-            if ids:
-                self._store.upsert(ids, np.vstack([vectors[i] for i in ids]), [payload_of(recs[i]) for i in ids])
-        self._store.flush()
-        with self._records.transaction():
-            self._records.conn.execute("DELETE FROM meta WHERE key='pending_ids'")
-        if extra or todo:
+        removed, restored = reconcile_vectors(self._records, self._store, batch)
+        if removed or restored:
             log.warning("knowledge base %s: repaired an interrupted batch (%d removed, %d restored)",
-                        self.data_dir, len(extra), len(todo))
-        return len(extra), len(todo)
+                        self.data_dir, removed, restored)
+        return removed, restored
 
     # -- indexing ---------------------------------------------------------------------------------
     def index(
@@ -391,82 +371,6 @@ class KnowledgeBase:
             if len(hits) == k:
                 break
         return hits
-
-    # -- lookups ----------------------------------------------------------------------------------
-    def get(self, record_id: str) -> PaperRecord | None:
-        with self._mutex:
-            return self._records.get(record_id)
-
-    def get_many(self, ids: Iterable[str]) -> dict[str, PaperRecord]:
-        with self._mutex:
-            return self._records.get_many(ids)
-
-    def find_by_doi(self, doi: str) -> PaperRecord | None:
-        norm = normalise_doi(doi)
-        if norm is None:
-            return None
-        with self._mutex:
-            rid = self._records.id_by_doi(norm)
-            return self._records.get(rid) if rid else None
-
-    def find_by_arxiv(self, arxiv_id: str) -> PaperRecord | None:
-        norm = normalise_arxiv_id(arxiv_id)
-        if norm is None:
-            return None
-        with self._mutex:
-            rid = self._records.id_by_arxiv(norm)
-            return self._records.get(rid) if rid else None
-
-    def find_by_title(self, title: str, limit: int = 5) -> list[PaperRecord]:
-        """Records whose normalised title equals that of ``title``."""
-        norm = normalise_title(title)
-        if not norm:
-            return []
-        with self._mutex:
-            ids = self._records.ids_by_title(norm, limit)
-            found = self._records.get_many(ids)
-            return [found[i] for i in ids if i in found]
-
-    def find_by_alias(self, alias: str) -> PaperRecord | None:
-        """A record by any of its names: its id, ``doi:…``, ``arxiv:…``, ``acl:<Anthology id>``,
-        ``openalex:W…``, ``s2:<paperId>``, ``bibkey:<source>:<key>``."""
-        alias = alias.strip()
-        scheme, _, value = alias.partition(":")
-        if scheme == "doi":
-            return self.find_by_doi(value)
-        if scheme == "arxiv":
-            return self.find_by_arxiv(value)
-        with self._mutex:
-            record = self._records.get(alias)
-            if record is not None:
-                return record
-            rid = self._records.resolve_alias(alias)
-            return self._records.get(rid) if rid else None
-
-    def resolve(self, identifier: str) -> PaperRecord | None:
-        """A record from a record id, alias, DOI (with or without prefix) or arXiv id."""
-        if (record := self.find_by_alias(identifier)) is not None:
-            return record
-        if normalise_doi(identifier):
-            return self.find_by_doi(identifier)
-        if normalise_arxiv_id(identifier):
-            return self.find_by_arxiv(identifier)
-        return None
-
-    def aliases(self, record_id: str) -> list[str]:
-        with self._mutex:
-            return self._records.aliases_of(record_id)
-
-    def vectors(self, ids: Iterable[str]) -> dict[str, np.ndarray]:
-        with self._mutex:
-            return self._records.vectors(ids)
-
-    def iter_records(self) -> Iterator[PaperRecord]:
-        """Every record, in id order (streamed in batches)."""
-        return self._records.iter_records()
-
-    def lexical_text(self, record: PaperRecord) -> str:
-        return lexical_text(record)
 
     def stats(self) -> dict[str, Any]:
         with self._mutex:

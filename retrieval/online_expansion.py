@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from relatex.config.settings import Settings
 from relatex.retrieval.online.http import (
     OnlineStatus,
     ScholarlyHttp,
@@ -221,12 +222,9 @@ class OnlineExpander:
         }
 
 
-def expander_from_settings(settings: Any, kb: Any = None, *, budget_s: float = 20.0,
+def expander_from_settings(settings: Settings, kb: Any = None, *, budget_s: float = 20.0,
                            notify: Callable[[str], None] | None = None) -> OnlineExpander | None:
-    """The expander the settings ask for (``settings.online``), or None when online use is off.
-
-    ``settings`` is a ``Settings`` (duck-typed here: retrieval does not import the server).
-    """
+    """The expander the settings ask for (``settings.online``), or None when online use is off."""
     online = settings.online
     if not online.enabled:
         return None

@@ -23,20 +23,15 @@ import numpy as np
 
 from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.retrieval.citation_graph import ReferenceIndex, undirected_view
-from relatex.retrieval.communities import detect_communities, label_communities, terms_of
+from relatex.retrieval.communities import detect_communities, terms_of
 from relatex.retrieval.draft import DraftContext
-from relatex.retrieval.expansion import (
-    ExpansionCancelled,
-    NeighbourSource,
-    RecordReferences,
-    build_citing_index,
-    expand,
-    rank_candidates,
-)
+from relatex.retrieval.expansion import Candidate, Expansion, ExpansionCancelled, expand, rank_candidates
 from relatex.retrieval.layers import LAYER_RANK, assign_layers
 from relatex.retrieval.mmr import mmr_select
+from relatex.retrieval.neighbour_sources import NeighbourSource, RecordReferences, build_citing_index
 from relatex.retrieval.reading_order import reading_order
 from relatex.retrieval.records import PaperRecord
+from relatex.retrieval.theme_labels import label_communities
 
 if TYPE_CHECKING:
     from relatex.retrieval.online_expansion import OnlineExpander
@@ -286,6 +281,47 @@ def _check(cancel: Cancel) -> None:
         raise SelectionCancelled("selection cancelled")
 
 
+def _themes(exp: Expansion, params: SelectionParams, chosen: list[str], records: Mapping[str, PaperRecord],
+            layers: Mapping[str, str], by_id: Mapping[str, Candidate]) -> tuple[tuple[Theme, ...], dict[str, int], list[str]]:
+    """Louvain themes of the chosen papers (ordered foundation first, then by year), each paper's
+    theme, and the Graph-Ci reading order from the best paper of the first theme."""
+    graph = exp.graph
+    theme_graph = undirected_view(graph, params.edge_types, nodes=chosen, include_draft=False)
+    communities = detect_communities(theme_graph, {i: exp.vectors[i] for i in chosen if i in exp.vectors},
+                                     seed=params.random_seed, resolution=params.community_resolution)
+    labels = label_communities(communities, records)
+    theme_of = {pid: c for c, members in enumerate(communities) for pid in members}
+
+    def theme_key(c: int) -> tuple[float, float, int]:
+        members = communities[c]
+        rank = float(np.mean([LAYER_RANK[layers[m]] for m in members]))
+        years = [year for m in members if (year := records[m].year)]
+        return (rank, float(np.median(years)) if years else 9999.0, c)
+
+    order_of = {c: position for position, c in enumerate(sorted(range(len(communities)), key=theme_key))}
+    themes = tuple(
+        Theme(id=c, label=labels[c][0], terms=labels[c][1], paper_ids=tuple(communities[c]), order=order_of[c])
+        for c in range(len(communities))
+    )
+    first_theme = min(range(len(communities)), key=lambda c: order_of[c]) if communities else None
+    start = max(communities[first_theme], key=lambda p: (by_id[p].score, p)) if first_theme is not None else None
+    order = reading_order(theme_graph, start, {pid: by_id[pid].score for pid in chosen})
+    return themes, theme_of, order
+
+
+def _selection_stats(exp: Expansion, candidates: int, landmark: int | None, started: float) -> dict[str, Any]:
+    graph = exp.graph
+    return {
+        "graph_nodes": graph.number_of_nodes() - 1,
+        "graph_edges": graph.number_of_edges(),
+        "candidates": candidates,
+        "seeds": len(exp.seeds),
+        "landmark_year": landmark,
+        "seconds": round(time.perf_counter() - started, 3),
+        "timings": {k: round(v, 3) for k, v in exp.timings.items()},
+    }
+
+
 def select_papers(
     draft: DraftContext,
     kb: Any,
@@ -332,26 +368,7 @@ def select_papers(
     records = {pid: graph.nodes[pid]["record"] for pid in chosen}
     layers, landmark = assign_layers(records, _in_degree(graph), params.foundation_k or max(1, params.breadth // 4),
                                      params.landmark_year)
-    theme_graph = undirected_view(graph, params.edge_types, nodes=chosen, include_draft=False)
-    communities = detect_communities(theme_graph, {i: exp.vectors[i] for i in chosen if i in exp.vectors},
-                                     seed=params.random_seed, resolution=params.community_resolution)
-    labels = label_communities(communities, records)
-    theme_of = {pid: c for c, members in enumerate(communities) for pid in members}
-
-    def theme_key(c: int) -> tuple[float, float, int]:
-        members = communities[c]
-        rank = float(np.mean([LAYER_RANK[layers[m]] for m in members]))
-        years = [records[m].year for m in members if records[m].year]
-        return (rank, float(np.median(years)) if years else 9999.0, c)
-
-    order_of = {c: position for position, c in enumerate(sorted(range(len(communities)), key=theme_key))}
-    themes = tuple(
-        Theme(id=c, label=labels[c][0], terms=labels[c][1], paper_ids=tuple(communities[c]), order=order_of[c])
-        for c in range(len(communities))
-    )
-    first_theme = min(range(len(communities)), key=lambda c: order_of[c]) if communities else None
-    start = max(communities[first_theme], key=lambda p: (by_id[p].score, p)) if first_theme is not None else None
-    order = reading_order(theme_graph, start, {pid: by_id[pid].score for pid in chosen})
+    themes, theme_of, order = _themes(exp, params, chosen, records, layers, by_id)
     draft_terms = Counter(terms_of(draft.query_text()))
     papers = tuple(
         SelectedPaper(
@@ -367,15 +384,7 @@ def select_papers(
         )
         for pid in chosen
     )
-    stats: dict[str, Any] = {
-        "graph_nodes": graph.number_of_nodes() - 1,
-        "graph_edges": graph.number_of_edges(),
-        "candidates": len(ranked),
-        "seeds": len(exp.seeds),
-        "landmark_year": landmark,
-        "seconds": round(time.perf_counter() - started, 3),
-        "timings": {k: round(v, 3) for k, v in exp.timings.items()},
-    }
+    stats = _selection_stats(exp, len(ranked), landmark, started)
     if expander is not None:
         stats["online"] = expander.status()
         stats["online"]["added_to_kb"] = expander.finish()

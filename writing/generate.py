@@ -31,8 +31,10 @@ from relatex.writing.llm import LLM, LLMError
 from relatex.writing.offline_rewrites import rewrite_candidates
 from relatex.writing.offline_writer import section_guard, write_offline
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_sentences
+from relatex.writing.srw import WritingCancelled, write_with_llm
 from relatex.writing.support_gate import gate_section
 from relatex.writing.verified_citations import verified_selection
+from relatex.writing.writing_options import WritingOptions
 
 log = logging.getLogger(__name__)
 
@@ -44,22 +46,6 @@ FATAL_LLM_ERRORS = frozenset({"authentication", "permission", "not_found", "miss
 
 class GenerationCancelled(Exception):
     """The cancellation token fired between two steps."""
-
-
-@dataclass(frozen=True)
-class WritingOptions:
-    """Knobs of the writers. ``key_style`` None: detected from the user's keys."""
-
-    section_title: str = "Related Work"
-    key_style: str | None = None
-    depth: int = 3  # abstract sentences a reader gets when the selection chose none
-    memory_tokens: int = 4096
-    parallel_workers: int = 4
-    refine: bool = True
-    max_reader_steps: int | None = None  # None: one step per paper
-    seed: int = 0
-    on_text: Callable[[str], None] | None = None  # streamed text of the LLM writer, as it arrives
-    fallback_offline: bool = True  # False: a model that fails for good is an error, not the offline writer
 
 
 @dataclass(frozen=True)
@@ -194,7 +180,6 @@ def generate_related_work(
     used_llm = False
     body: str | None = None
     if llm is not None:
-        from relatex.writing.srw import WritingCancelled, write_with_llm
 
         try:
             result = write_with_llm(plan, llm, options, progress=report, cancel=lambda: is_cancelled(cancel))

@@ -19,7 +19,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from relatex.analysis.latex.citations import CITE_NAME_PATTERN
+from relatex.analysis.latex.cite_commands import CITE_NAME_PATTERN
 from relatex.analysis.latex.latex_sanitiser import FORBIDDEN_COMMANDS, sanitise_latex
 
 CITE_COMMAND = re.compile(

@@ -15,7 +15,7 @@ import logging
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from relatex.writing.agents import (
     END,
@@ -31,9 +31,7 @@ from relatex.writing.latex_validator import validate_latex
 from relatex.writing.llm import LLM, LLMError, LLMResponse, UsageMeter
 from relatex.writing.memory import WorkingMemory
 from relatex.writing.plan import WritingPlan
-
-if TYPE_CHECKING:
-    from relatex.writing.generate import WritingOptions
+from relatex.writing.writing_options import WritingOptions
 
 log = logging.getLogger(__name__)
 
@@ -92,6 +90,24 @@ def write_with_llm(
     result = LLMWriteResult(text="", usage={})
     priority = {k: b.relevance for k, b in plan.papers.items()}
     memory = WorkingMemory(options.memory_tokens, priority)
+    history = _select_and_read(plan, llm, options, memory, responses, result, report, cancelled)
+    unread = [k for k in plan.papers if k not in history and k not in memory.notes]
+    for key in unread:  # papers the selector never reached still appear in the outline
+        memory.add_facts(key, list(plan.papers[key].sentences[:1]))
+    if cancelled():
+        raise WritingCancelled("writing cancelled")
+    text = _write(plan, llm, options, memory, responses, report, cancelled)
+    result.text = _validated(text, plan, llm, responses, result, report).strip() + "\n"
+    result.usage = _usage(responses, meter, before)
+    result.usage["papers_read"] = len(history)
+    result.usage["memory_tokens"] = memory.tokens()
+    return result
+
+
+def _select_and_read(plan: WritingPlan, llm: LLM, options: WritingOptions, memory: WorkingMemory,
+                     responses: list[LLMResponse], result: LLMWriteResult,
+                     report: Callable[[str, float], None], cancelled: Callable[[], bool]) -> list[str]:
+    """Select and Read alternate until the selector says End or the steps run out; the keys read."""
     history: list[str] = []
     steps = options.max_reader_steps or len(plan.papers)
     while len(history) < steps:
@@ -115,58 +131,58 @@ def write_with_llm(
             memory.add_facts(choice.key, list(plan.papers[choice.key].sentences[:2]))
         result.warnings.extend(problems)
         history.append(choice.key)
-    unread = [k for k in plan.papers if k not in history and k not in memory.notes]
-    for key in unread:  # papers the selector never reached still appear in the outline
-        memory.add_facts(key, list(plan.papers[key].sentences[:1]))
-    if cancelled():
-        raise WritingCancelled("writing cancelled")
+    return history
+
+
+def _write(plan: WritingPlan, llm: LLM, options: WritingOptions, memory: WorkingMemory,
+           responses: list[LLMResponse], report: Callable[[str, float], None],
+           cancelled: Callable[[], bool]) -> str:
+    """Write: one streamed call, or parallel theme paragraphs joined by a refinement pass."""
     shared = library_block(plan)
     keys = list(plan.papers)
     themes = [t for t in plan.themes if t.keys]
     max_tokens = getattr(llm, "max_tokens", 4096)
-    if len(plan.papers) >= PARALLEL_MIN_PAPERS and len(themes) > 1:
-        report("drafting theme paragraphs in parallel", 0.65)
-
-        def draft(theme_index: int) -> str:
-            theme = themes[theme_index]
-            response = llm.complete(WRITER_SYSTEM, [{"role": "user", "content": writer_prompt(
-                plan, memory, list(theme.keys), theme.label)}], max_tokens=min(1500, max_tokens),
-                cache_prefix=shared)
-            responses.append(response)
-            return response.text.strip()
-
-        with ThreadPoolExecutor(max_workers=max(1, options.parallel_workers)) as pool:
-            paragraphs = list(pool.map(draft, range(len(themes))))
-        if cancelled():
-            raise WritingCancelled("writing cancelled")
-        if options.refine:
-            report("refining the section", 0.85)
-            text = _collect(llm, WRITER_SYSTEM, refine_prompt(paragraphs, keys), shared, max_tokens,
-                            options.on_text)
-        else:
-            text = "\n\n".join(paragraphs)
-    else:
+    if not (len(plan.papers) >= PARALLEL_MIN_PAPERS and len(themes) > 1):
         report("writing the section", 0.7)
-        text = _collect(llm, WRITER_SYSTEM, writer_prompt(plan, memory, keys, None), shared, max_tokens,
+        return _collect(llm, WRITER_SYSTEM, writer_prompt(plan, memory, keys, None), shared, max_tokens,
                         options.on_text)
+    report("drafting theme paragraphs in parallel", 0.65)
+
+    def draft(theme_index: int) -> str:
+        theme = themes[theme_index]
+        response = llm.complete(WRITER_SYSTEM, [{"role": "user", "content": writer_prompt(
+            plan, memory, list(theme.keys), theme.label)}], max_tokens=min(1500, max_tokens),
+            cache_prefix=shared)
+        responses.append(response)
+        return response.text.strip()
+
+    with ThreadPoolExecutor(max_workers=max(1, options.parallel_workers)) as pool:
+        paragraphs = list(pool.map(draft, range(len(themes))))
+    if cancelled():
+        raise WritingCancelled("writing cancelled")
+    if not options.refine:
+        return "\n\n".join(paragraphs)
+    report("refining the section", 0.85)
+    return _collect(llm, WRITER_SYSTEM, refine_prompt(paragraphs, keys), shared, max_tokens, options.on_text)
+
+
+def _validated(text: str, plan: WritingPlan, llm: LLM, responses: list[LLMResponse], result: LLMWriteResult,
+               report: Callable[[str, float], None]) -> str:
+    """The text with valid keys and LaTeX: one repair round, then offending parts dropped."""
+    keys = list(plan.papers)
     checked = validate_latex(text, keys)
-    if checked.problems:
-        report("repairing the section", 0.95)
-        result.warnings.append("writer output repaired: " + "; ".join(checked.problems))
-        fixed = llm.complete(WRITER_SYSTEM, [{"role": "user", "content": repair_prompt(
-            text, checked.problems, keys)}], max_tokens=max_tokens, cache_prefix=shared)
-        responses.append(fixed)
-        again = validate_latex(fixed.text, keys)
-        if again.problems:
-            result.warnings.append("still invalid after repair, offending parts dropped: " + "; ".join(again.problems))
-        text = again.text
-    else:
-        text = checked.text
-    result.text = text.strip() + "\n"
-    result.usage = _usage(responses, meter, before)
-    result.usage["papers_read"] = len(history)
-    result.usage["memory_tokens"] = memory.tokens()
-    return result
+    if not checked.problems:
+        return checked.text
+    report("repairing the section", 0.95)
+    result.warnings.append("writer output repaired: " + "; ".join(checked.problems))
+    fixed = llm.complete(WRITER_SYSTEM, [{"role": "user", "content": repair_prompt(
+        text, checked.problems, keys)}], max_tokens=getattr(llm, "max_tokens", 4096),
+        cache_prefix=library_block(plan))
+    responses.append(fixed)
+    again = validate_latex(fixed.text, keys)
+    if again.problems:
+        result.warnings.append("still invalid after repair, offending parts dropped: " + "; ".join(again.problems))
+    return again.text
 
 
 def _usage(responses: list[LLMResponse], meter: object, before: dict[str, Any] | None) -> dict[str, Any]:

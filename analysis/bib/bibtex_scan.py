@@ -1,4 +1,4 @@
-"""The BibTeX block scanner and field parser behind :mod:`relatex.analysis.bib.bibtex`.
+"""The BibTeX block scanner behind :mod:`relatex.analysis.bib.bibtex` (fields: :mod:`.bibtex_fields`).
 
 Blocks are found with a brace-aware scan that gives exact source ranges; well-formed entries
 are read in one pass by a small regex-driven field parser, anything unusual goes through a
@@ -10,54 +10,22 @@ from __future__ import annotations
 
 import logging
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 from relatex.analysis.bib.bibtex_entry import MONTHS, make_entry
+from relatex.analysis.bib.bibtex_fields import WS, BlockError, FieldParser, field_name
 from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.analysis.findings import Code, Finding, Severity
 
 _AT = re.compile(r"@[ \t]*([A-Za-z][A-Za-z0-9_:\-]*)\s*([{(])?")
 _BRACE_END = re.compile(r"[{}]|\n[ \t]*@[A-Za-z]+[ \t]*[{(]")
 _PAREN_END = re.compile(r"[{}()]|\n[ \t]*@[A-Za-z]+[ \t]*[{(]")
-_BRACES = re.compile(r"[{}]")
-_QUOTE_SCAN = re.compile(r'[{}"]')
-_WS = re.compile(r"(?:\s|%[^\n]*)*")  # biber reads a % line inside an entry as a comment
 _KEY = re.compile(r"[^\s,{}\"=#%]+(?=\s*[,}])|[^\s,{}\"=#%()]+")
-_FIELD_NAME = re.compile(r"([^\s=,{}\"#%()]+)\s*=\s*")
-_BARE = re.compile(r"[^\s,#{}\"()=%]+")
 
 _SKIP_TYPES = {"comment", "preamble"}
-_SIMPLE_FIELD = re.compile(r"\s*([^\s=,{}\"#%()]+)\s*=\s*\{([^{}]*)\}\s*")
 _WINDOW = 1 << 16
 _NEW_ENTRY = re.compile(r"\n[ \t]*@[A-Za-z]+[ \t]*[{(]")
-
-
-_NAMES: dict[str, str] = {}
-
-
-def _name(raw: str) -> str:
-    """Lower-case field name, shared between entries (saves memory on large files)."""
-    name = _NAMES.get(raw)
-    if name is None:
-        name = raw.lower()
-        if len(_NAMES) < 10000:
-            _NAMES[raw] = name = sys.intern(name)
-    return name
-
-
-def _last(fields: dict[str, str]) -> str:
-    return next(reversed(fields)) if fields else "?"
-
-
-class _BlockError(Exception):
-    """A block that cannot be read; ``offset`` is where reading failed."""
-
-    def __init__(self, offset: int, message: str) -> None:
-        super().__init__(message)
-        self.offset = offset
-        self.message = message
 
 
 class _LineCounter:
@@ -77,20 +45,17 @@ class _LineCounter:
         return self._line
 
 
-class BlockScanner:
+class BlockScanner(FieldParser):
     """Scans blocks of one text (a whole file, or a window of a stream)."""
 
     def __init__(self, text: str, path: Path, strings: dict[str, str], base: int = 0,
                  first_line: int = 1, clean_line_start: bool = True) -> None:
-        self.text = text
+        super().__init__(text, strings)
         self.clean_line_start = clean_line_start  # only whitespace precedes text[0] on its line
         self.path = path
-        self.strings = strings
         self.base = base
         self.lines = _LineCounter(text, first_line)
         self.stopped_at: int | None = None
-        self.repeated: list[tuple[int, int, str]] = []  # fields given twice in the current entry
-        self.names_used: set[str] = set()  # @string names the current block's values use
         self.string_refs: dict[str, set[str]] = {}  # @string name -> the names its value used
 
     # -- findings -------------------------------------------------------------------------
@@ -114,12 +79,6 @@ class BlockScanner:
                           self.path, self.base + start, self.base + end,
                           {"line": self.lines.line(start), "key": entry.key, "field": name})
         self.repeated.clear()
-
-    def _field(self, fields: dict[str, str], name: str, value: str, start: int, end: int) -> None:
-        if name in fields:
-            self.repeated.append((start, end, name))
-        else:
-            fields[name] = value
 
     # -- blocks ---------------------------------------------------------------------------
     def scan(self, pos: int = 0, final: bool = True) -> Iterator[BibEntry | Finding]:
@@ -147,7 +106,7 @@ class BlockScanner:
                     yield self._error(at, line_end, f"expected '{{' or '(' after @{match.group(1)}")
                 pos = match.end()
                 continue
-            entry_type = _name(match.group(1))
+            entry_type = field_name(match.group(1))
             opener = match.group(2)
             body_start = match.end()
             if entry_type not in _SKIP_TYPES and entry_type != "string":
@@ -196,10 +155,10 @@ class BlockScanner:
         # (searched within a window: files with all entries on one line stay linear)
         next_entry = _NEW_ENTRY.search(text, body_start, body_start + _WINDOW)
         limit = next_entry.start() if next_entry is not None else len(text)
-        key_match = _KEY.match(text, _WS.match(text, body_start, limit).end(), limit)  # type: ignore[union-attr]
+        key_match = _KEY.match(text, WS.match(text, body_start, limit).end(), limit)  # type: ignore[union-attr]
         if key_match is None:
             return None
-        pos = _WS.match(text, key_match.end(), limit).end()  # type: ignore[union-attr]
+        pos = WS.match(text, key_match.end(), limit).end()  # type: ignore[union-attr]
         if pos >= limit:
             return None
         try:
@@ -210,7 +169,7 @@ class BlockScanner:
                 fields, close = self._parse_fields(pos + 1, limit, closer)
             else:
                 return None
-        except _BlockError:
+        except BlockError:
             return None
         entry = make_entry(
             key_match.group(), entry_type, fields, self.path, self.base + at, self.base + close + 1,
@@ -257,7 +216,7 @@ class BlockScanner:
         self.names_used = set()
         try:
             fields, _ = self._parse_fields(body_start, close)
-        except _BlockError as exc:
+        except BlockError as exc:
             return self._error(exc.offset, close + 1, f"malformed @string: {exc.message}")
         loop: str | None = None
         for name, value in fields.items():
@@ -285,22 +244,22 @@ class BlockScanner:
 
     def _read_entry(self, at: int, entry_type: str, body_start: int, close: int) -> Iterator[BibEntry | Finding]:
         text = self.text
-        pos = _WS.match(text, body_start, close).end()  # type: ignore[union-attr]
+        pos = WS.match(text, body_start, close).end()  # type: ignore[union-attr]
         key_match = _KEY.match(text, pos, close)
         if key_match is None:
             yield self._error(at, close + 1, f"@{entry_type} entry without a key")
             return
         key = key_match.group()
         key_start, key_end = key_match.start(), key_match.end()
-        pos = _WS.match(text, key_end, close).end()  # type: ignore[union-attr]
+        pos = WS.match(text, key_end, close).end()  # type: ignore[union-attr]
         try:
             if pos < close:
                 if text[pos] != ",":
-                    raise _BlockError(pos, f"expected ',' after the key '{key}'")
+                    raise BlockError(pos, f"expected ',' after the key '{key}'")
                 fields, _ = self._parse_fields(pos + 1, close)
             else:
                 fields = {}
-        except _BlockError as exc:
+        except BlockError as exc:
             fallback = self._fallback(at, close)
             line_end = text.find("\n", exc.offset, close)
             yield self._error(
@@ -344,110 +303,6 @@ class BlockScanner:
                 value = self.strings.get(value.lower(), MONTHS.get(value.lower(), value))
             result.setdefault(fld.key.lower(), value)
         return result
-
-    # -- fields ---------------------------------------------------------------------------
-    def _parse_fields(self, pos: int, end: int, closer: str | None = None) -> tuple[dict[str, str], int]:
-        """Parse ``name = value, ...`` from ``pos``: up to ``end``, or, with ``closer``, up to
-        the entry's closing delimiter (whose offset is returned)."""
-        text = self.text
-        fields: dict[str, str] = {}
-        simple = _SIMPLE_FIELD
-        while True:
-            m = simple.match(text, pos, end)
-            if m is not None and text[m.end():m.end() + 1] != "#":
-                self._field(fields, _name(m.group(1)), m.group(2), m.start(1), m.end(1))
-                pos = m.end()
-            else:
-                pos = _WS.match(text, pos, end).end()  # type: ignore[union-attr]
-                if pos >= end:
-                    if closer is not None:
-                        raise _BlockError(pos, "the entry is not closed")
-                    return fields, pos
-                if closer is not None and text[pos] == closer:
-                    return fields, pos
-                name_match = _FIELD_NAME.match(text, pos, end)
-                if name_match is None:
-                    raise _BlockError(pos, f"expected a field name, found {text[pos:pos + 12]!r}")
-                name = _name(name_match.group(1))
-                value, pos = self._parse_value(name_match.end(), end)
-                self._field(fields, name, value, name_match.start(1), name_match.end(1))
-                pos = _WS.match(text, pos, end).end()  # type: ignore[union-attr]
-            if pos >= end:
-                if closer is not None:
-                    raise _BlockError(pos, "the entry is not closed")
-                return fields, pos
-            ch = text[pos]
-            if ch == ",":
-                pos += 1
-            elif closer is not None and ch == closer:
-                return fields, pos
-            else:
-                raise _BlockError(pos, f"expected ',' or the end of the entry after field '{_last(fields)}'")
-
-    def _parse_value(self, pos: int, end: int) -> tuple[str, int]:
-        text = self.text
-        parts: list[str] = []
-        while True:
-            if pos >= end:
-                raise _BlockError(pos, "missing field value")
-            ch = text[pos]
-            if ch == "{":
-                close = text.find("}", pos + 1, end)
-                if close < 0:
-                    raise _BlockError(pos, "unbalanced braces in field value")
-                if text.find("{", pos + 1, close) >= 0:
-                    close = _matching_brace(text, pos, end)
-                parts.append(text[pos + 1:close])
-                pos = close + 1
-            elif ch == '"':
-                close = _closing_quote(text, pos, end)
-                parts.append(text[pos + 1:close])
-                pos = close + 1
-            else:
-                bare = _BARE.match(text, pos, end)
-                if bare is None:
-                    raise _BlockError(pos, f"unexpected {ch!r} in field value")
-                word = bare.group()
-                if word.isdigit():
-                    parts.append(word)
-                else:
-                    lowered = word.lower()
-                    self.names_used.add(lowered)
-                    parts.append(self.strings.get(lowered, MONTHS.get(lowered, word)))
-                pos = bare.end()
-            pos = _WS.match(text, pos, end).end()  # type: ignore[union-attr]
-            if pos < end and text[pos] == "#":
-                pos = _WS.match(text, pos + 1, end).end()  # type: ignore[union-attr]
-                continue
-            return (parts[0] if len(parts) == 1 else "".join(parts)), pos
-
-
-def _matching_brace(text: str, pos: int, end: int) -> int:
-    depth = 0
-    for m in _BRACES.finditer(text, pos, end):
-        if m.group() == "{":
-            depth += 1
-        else:
-            depth -= 1
-            if depth == 0:
-                return m.start()
-    raise _BlockError(pos, "unbalanced braces in field value")
-
-
-def _closing_quote(text: str, pos: int, end: int) -> int:
-    depth = 0
-    for m in _QUOTE_SCAN.finditer(text, pos + 1, end):
-        ch = m.group()
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth -= 1
-            if depth < 0:
-                break
-        elif depth == 0:
-            return m.start()
-    raise _BlockError(pos, "unterminated quoted field value")
-
 
 def _trim_end(text: str, start: int, stop: int) -> int:
     """End of a broken block's range: ``stop`` without trailing whitespace."""

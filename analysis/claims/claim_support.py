@@ -18,7 +18,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from relatex.analysis.claims.evidence import Evidence, evidence_hash, has_body
 from relatex.analysis.latex.project_model import Claim
@@ -285,19 +285,3 @@ def citation_recall_precision(results: Sequence[ClaimResult]) -> tuple[float, fl
             relevant += alone or needed
     precision = relevant / citations if citations else 0.0
     return recall, precision
-
-
-_JUDGE_MODULES = {
-    "OfflineSupportJudge": "relatex.analysis.claims.offline_judge",
-    "OnnxNliJudge": "relatex.analysis.claims.onnx_judge",
-    "LlmSupportJudge": "relatex.analysis.claims.llm_judge",
-}
-
-
-def __getattr__(name: str) -> Any:
-    """The judges live in their own modules; they are also reachable from here."""
-    if name in _JUDGE_MODULES:
-        import importlib
-
-        return getattr(importlib.import_module(_JUDGE_MODULES[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from relatex.analysis.bib.bibtex import decode_latex
-from relatex.analysis.latex.citations import CITE_NAME_PATTERN
+from relatex.analysis.latex.cite_commands import CITE_NAME_PATTERN
 from relatex.analysis.sentences import split_sentences
 
 

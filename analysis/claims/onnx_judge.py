@@ -9,7 +9,6 @@ the maximum entailment and the maximum contradiction over all premises.
 
 from __future__ import annotations
 
-import importlib
 import json
 import logging
 import os
@@ -85,7 +84,7 @@ def resolve_model_dir(name_or_dir: str, *, allow_download: bool, cache_dir: Path
     if not name_or_dir or path.is_absolute() or name_or_dir.startswith((".", "~")) or name_or_dir.count("/") != 1:
         raise JudgeUnavailable(f"ONNX NLI model directory not found: {name_or_dir!r}")
     try:
-        hub = importlib.import_module("huggingface_hub")
+        import huggingface_hub as hub
     except ImportError:
         raise JudgeUnavailable(
             f"{name_or_dir!r} is not a local directory and huggingface_hub is not installed; "

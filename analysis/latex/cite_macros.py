@@ -19,6 +19,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
 
+from relatex.analysis.latex.cite_commands import CITE_RE, read_citation_arguments
 from relatex.analysis.latex.latex_scan import read_arguments, read_group, skip_spaces
 
 
@@ -72,8 +73,6 @@ def using_cite_macros(macros: Iterable[CiteMacro]) -> Iterator[None]:
 def _body_citation(body: str) -> tuple[tuple[int, ...], str] | None:
     """(0-based argument numbers, command) when ``body`` cites the keys of its arguments
     (``\\cite{#1}``, ``\\cite{#1,#2}``, ``\\citep{#1}\\citep{#2}``)."""
-    from relatex.analysis.latex.citations import CITE_RE, read_citation_arguments
-
     found: dict[int, None] = {}
     base = ""
     for match in CITE_RE.finditer(body):

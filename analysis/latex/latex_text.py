@@ -23,20 +23,28 @@ Placeholder characters map to the offset of the command they replace.
 
 from __future__ import annotations
 
-import logging
 import re
 import unicodedata
-from functools import lru_cache
 
-from relatex.analysis.latex.citations import is_cite_command, is_textual, read_citation_arguments
+from relatex.analysis.latex.cite_commands import is_cite_command, is_textual, read_citation_arguments
 from relatex.analysis.latex.cite_macros import current_cite_macros, read_macro_arguments
 from relatex.analysis.latex.latex_scan import mask_text, read_arguments, read_group, skip_spaces
-
-# pylatexenc reports tolerated parse problems as warnings; they are the author's LaTeX, not ours to print
-logging.getLogger("pylatexenc").setLevel(logging.CRITICAL)
-
-REF_PLACEHOLDER = "[ref]"
-MATH_PLACEHOLDER = "[math]"
+from relatex.analysis.latex.plain_text_rules import (
+    ACCENTS,
+    DROP_ARGS,
+    ENVIRONMENT_ARGS,
+    MATH_ENVIRONMENTS,
+    MATH_PLACEHOLDER,
+    PARAGRAPH_MACROS,
+    RAW_ARGUMENT_MACROS,
+    REF_MACROS,
+    REF_PLACEHOLDER,
+    SKIPPED_ENVIRONMENTS,
+    SYMBOL_ESCAPES,
+    VERBATIM_INLINE,
+    math_text,
+    symbol_text,
+)
 
 _WORD = r"(?:[^\\{}$%~\s`'&#^\-]|-(?!-)|'(?!'))+"
 _TOKEN_RE = re.compile(
@@ -52,109 +60,7 @@ _TOKEN_RE = re.compile(
     re.DOTALL,
 )
 
-_ACCENTS: dict[str, str] = {
-    "'": "\u0301", "`": "\u0300", "^": "\u0302", '"': "\u0308", "~": "\u0303", "=": "\u0304",
-    ".": "\u0307", "u": "\u0306", "v": "\u030c", "H": "\u030b", "c": "\u0327", "k": "\u0328",
-    "r": "\u030a", "d": "\u0323", "b": "\u0331", "t": "\u0361",
-}
-_SYMBOL_ESCAPES: dict[str, str] = {
-    "%": "%", "&": "&", "_": "_", "#": "#", "$": "$", "{": "{", "}": "}", " ": " ", "\n": " ",
-    "\t": " ", "\r": " ", ",": " ", ";": " ", ":": " ", "!": "", "-": "", "/": "", "@": "",
-    "\\": " ", ">": " ", "<": "",
-}
-_NAMED: dict[str, str] = {
-    "LaTeX": "LaTeX", "TeX": "TeX", "BibTeX": "BibTeX", "LaTeXe": "LaTeX2e", "i": "ı", "j": "ȷ",
-    "ldots": "…", "dots": "…", "textellipsis": "…", "newline": " ", "linebreak": " ",
-    "nobreakspace": " ", "quad": " ", "qquad": " ", "enspace": " ", "thinspace": " ",
-    "space": " ", "S": "§", "P": "¶", "euro": "€", "textasciitilde": "~", "etal": "et al.",
-}
-_NOTHING: frozenset[str] = frozenset(
-    {"maketitle", "today", "item", "tableofcontents", "listoffigures", "listoftables", "appendix",
-     "clearpage", "newpage", "cleardoublepage", "centering", "noindent", "par", "hline", "toprule",
-     "midrule", "bottomrule", "printbibliography", "frontmatter", "mainmatter", "backmatter"}
-)
-_PARAGRAPH_MACROS: frozenset[str] = frozenset(
-    {"par", "item", "part", "chapter", "section", "subsection", "subsubsection", "paragraph",
-     "subparagraph", "caption", "maketitle", "bibitem", "IEEEPARstart"}
-)
-# Macros whose arguments are dropped: name -> (optional args, required args).
-_DROP_ARGS: dict[str, tuple[int, int]] = {
-    "label": (0, 1), "footnote": (1, 1), "footnotetext": (1, 1), "footnotemark": (1, 0),
-    "thanks": (0, 1), "vspace": (0, 1), "hspace": (0, 1), "includegraphics": (1, 1),
-    "bibliographystyle": (0, 1), "bibliography": (0, 1), "addbibresource": (1, 1),
-    "usepackage": (1, 1), "RequirePackage": (1, 1), "documentclass": (1, 1), "input": (0, 1),
-    "include": (0, 1), "subfile": (0, 1), "import": (0, 2), "subimport": (0, 2),
-    "includefrom": (0, 2), "subincludefrom": (0, 2), "inputfrom": (0, 2), "subinputfrom": (0, 2),
-    "setlength": (0, 2), "setcounter": (0, 2), "addtocounter": (0, 2), "pagestyle": (0, 1),
-    "thispagestyle": (0, 1), "index": (0, 1), "todo": (1, 1), "hypersetup": (0, 1),
-    "graphicspath": (0, 1), "bibitem": (1, 1), "theoremstyle": (0, 1), "definecolor": (0, 3),
-    "color": (0, 1), "textcolor": (0, 1), "colorbox": (0, 1), "href": (0, 1), "newtheorem": (0, 2),
-    "DeclareMathOperator": (0, 2), "newenvironment": (1, 3), "renewenvironment": (1, 3),
-    "newcommand": (0, 1), "renewcommand": (0, 1), "providecommand": (0, 1), "def": (0, 0),
-    "foreignlanguage": (0, 1), "orcid": (0, 1), "email": (0, 1), "affiliation": (0, 1),
-    "affil": (1, 1), "institute": (0, 1), "address": (0, 1), "inst": (0, 1), "keywords": (0, 1),
-    "IEEEauthorrefmark": (0, 1), "acmConference": (1, 3), "acmYear": (0, 1), "acmDOI": (0, 1),
-    "copyrightyear": (0, 1), "setcopyright": (0, 1), "ccsdesc": (1, 1), "acmISBN": (0, 1),
-    "corref": (0, 1), "fnref": (0, 1), "tnoteref": (0, 1), "IEEEauthorblockA": (0, 1), "sep": (0, 0),
-    "vskip": (0, 0), "titlerunning": (0, 1), "authorrunning": (0, 1), "date": (0, 1),
-}
-_REF_MACROS: frozenset[str] = frozenset(
-    {"ref", "eqref", "autoref", "cref", "Cref", "pageref", "nameref", "vref", "Vref", "cpageref",
-     "labelcref", "autopageref", "Autoref", "subref", "hyperref"}
-)
-_RAW_ARGUMENT_MACROS: frozenset[str] = frozenset({"url", "path", "nolinkurl", "doi"})
-_VERBATIM_INLINE: frozenset[str] = frozenset({"verb", "lstinline", "Verb"})
-_MATH_ENVIRONMENTS: frozenset[str] = frozenset(
-    {"equation", "align", "gather", "multline", "eqnarray", "displaymath", "flalign", "alignat",
-     "dmath", "dgroup", "IEEEeqnarray", "split", "aligned", "gathered", "cases", "matrix"}
-)
-_SKIPPED_ENVIRONMENTS: frozenset[str] = frozenset(
-    {"tabular", "tabularx", "tabulary", "longtable", "array", "tikzpicture", "pgfpicture",
-     "verbatim", "Verbatim", "BVerbatim", "lstlisting", "minted", "comment", "filecontents",
-     "algorithmic", "thebibliography", "spverbatim", "alltt", "code", "axis", "forest"}
-)
-_ENVIRONMENT_ARGS: dict[str, tuple[int, int]] = {
-    "minipage": (1, 1), "wrapfigure": (1, 2), "multicols": (0, 1), "subfigure": (1, 1),
-    "tabularx": (0, 2),
-}
-_INLINE_MATH_MAX = 40
 _NO_SPACE_BEFORE = frozenset(".,;:!?)")
-
-
-@lru_cache(maxsize=4096)
-def _symbol_text(name: str) -> str:
-    """Text of a symbol macro (``\\alpha`` -> ``α``) via pylatexenc; empty when unknown."""
-    if name in _NAMED:
-        return _NAMED[name]
-    if name in _NOTHING:
-        return ""
-    try:
-        from pylatexenc.latex2text import LatexNodes2Text
-
-        value = LatexNodes2Text(math_mode="text").latex_to_text("\\" + name)
-    except Exception:  # pylatexenc may fail on odd names; the macro then renders as nothing
-        return ""
-    if "\n" in value or len(value) > 4:
-        return ""
-    return " " if value and not value.strip() else value
-
-
-@lru_cache(maxsize=4096)
-def math_text(content: str) -> str:
-    """Plain text of inline math content, or the placeholder when it is long or fails."""
-    content = content.strip()
-    if not content:
-        return ""
-    if len(content) > _INLINE_MATH_MAX:
-        return MATH_PLACEHOLDER
-    try:
-        from pylatexenc.latex2text import LatexNodes2Text
-
-        value = LatexNodes2Text(math_mode="text").latex_to_text(content)
-    except Exception:  # keep going on malformed math
-        return MATH_PLACEHOLDER
-    value = " ".join(value.split())
-    return value if value else MATH_PLACEHOLDER
 
 
 class _Builder:
@@ -306,7 +212,7 @@ def _inline_math(source: str, start: int, end: int, at: int, base: int, out: _Bu
 
 def _symbol(source: str, pos: int, value: str, at: int, base: int, out: _Builder) -> int:
     ch = value[1:]
-    if ch in _ACCENTS:
+    if ch in ACCENTS:
         return _accent(source, pos, ch, at, out)
     if ch == "(":
         close = _find_closing(out.masked, pos, "\\)")
@@ -318,7 +224,7 @@ def _symbol(source: str, pos: int, value: str, at: int, base: int, out: _Builder
         out.text(MATH_PLACEHOLDER, at)
         out.space(at)
         return min(len(source), close + 2)
-    replacement = _SYMBOL_ESCAPES.get(ch, "")
+    replacement = SYMBOL_ESCAPES.get(ch, "")
     if replacement == " ":
         out.space(at)
     else:
@@ -345,7 +251,7 @@ def _accent(source: str, pos: int, accent: str, at: int, out: _Builder) -> int:
         base_char, cursor = source[cursor], cursor + 1
     if not base_char:
         return pos
-    composed = unicodedata.normalize("NFC", base_char[0] + _ACCENTS[accent]) + base_char[1:]
+    composed = unicodedata.normalize("NFC", base_char[0] + ACCENTS[accent]) + base_char[1:]
     out.text(composed, at)
     return cursor
 
@@ -374,37 +280,37 @@ def _macro(source: str, pos: int, value: str, at: int, base: int, out: _Builder,
         if textual_citation and (is_textual(name) or not out.chars):
             out.text(textual_citation, at)
         return args.end
-    if len(name) == 1 and name in _ACCENTS:
+    if len(name) == 1 and name in ACCENTS:
         return _accent(source, pos, name, at, out)
     if name == "begin" or name == "end":
         return _environment(source, pos, name, at, out)
-    if name in _PARAGRAPH_MACROS:
+    if name in PARAGRAPH_MACROS:
         out.paragraph(at)
         if name in ("bibitem", "maketitle", "par"):
-            return _skip_arguments(out.masked, pos, *_DROP_ARGS.get(name, (0, 0)))
+            return _skip_arguments(out.masked, pos, *DROP_ARGS.get(name, (0, 0)))
         if name == "item":
             return pos
         cursor = _skip_arguments(out.masked, pos, 1, 0)
         out.next_wrap = "\n\n"
         return cursor
-    if name in _REF_MACROS:
+    if name in REF_MACROS:
         out.text(REF_PLACEHOLDER, at)
         return _skip_arguments(out.masked, pos, 1, 1)
-    if name in _DROP_ARGS:
-        optional, required = _DROP_ARGS[name]
+    if name in DROP_ARGS:
+        optional, required = DROP_ARGS[name]
         if name in ("newcommand", "renewcommand", "providecommand"):
             cursor = _skip_arguments(out.masked, pos, 0, 1)
             return _skip_arguments(out.masked, cursor, 2, 1)
         return _skip_arguments(out.masked, pos, optional, required)
-    if name in _RAW_ARGUMENT_MACROS:
+    if name in RAW_ARGUMENT_MACROS:
         group = read_group(out.masked, skip_spaces(out.masked, pos, allow_paragraph=False), limit=2000)
         if group is None or not group.closed:
             return pos
         out.run(source[group.content_start:group.content_end], base + group.content_start)
         return group.end
-    if name in _VERBATIM_INLINE:
+    if name in VERBATIM_INLINE:
         return _inline_verbatim(source, pos, at, base, out)
-    out.text(_symbol_text(name), at)
+    out.text(symbol_text(name), at)
     return pos
 
 
@@ -439,15 +345,15 @@ def _environment(source: str, pos: int, name: str, at: int, out: _Builder) -> in
         if bare not in ("math", "document", "abstract", "center", "small", "footnotesize"):
             out.paragraph(at)
         return cursor
-    if bare in _MATH_ENVIRONMENTS or bare in _SKIPPED_ENVIRONMENTS or bare == "math":
+    if bare in MATH_ENVIRONMENTS or bare in SKIPPED_ENVIRONMENTS or bare == "math":
         close = _find_closing(out.masked, cursor, "\\end{" + env + "}")
         if bare == "math":
             out.text(math_text(source[cursor:close]), at)
-        elif bare in _MATH_ENVIRONMENTS:
+        elif bare in MATH_ENVIRONMENTS:
             out.space(at)
             out.text(MATH_PLACEHOLDER, at)
             out.space(at)
         return min(len(source), close + len("\\end{" + env + "}"))
     out.paragraph(at)
-    optional, required = _ENVIRONMENT_ARGS.get(bare, (1, 0))
+    optional, required = ENVIRONMENT_ARGS.get(bare, (1, 0))
     return _skip_arguments(out.masked, cursor, optional, required)

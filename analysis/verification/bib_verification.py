@@ -10,11 +10,9 @@ here: :func:`correction_edit` only proposes an edit.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
 
-from relatex.analysis.bib.bib_field_edits import rewrite_entry
 from relatex.analysis.bib.bib_identity import normalise_arxiv_id, normalise_doi
 from relatex.analysis.bib.bib_matching import (
     author_difference,
@@ -28,82 +26,34 @@ from relatex.analysis.bib.bib_matching import (
     venues_compatible,
 )
 from relatex.analysis.bib.bibtex_model import BibEntry
-from relatex.analysis.edits import TextEdit
-from relatex.analysis.findings import Code, Finding, Severity
-from relatex.analysis.latex.project_model import CitationKey, CitationSite
+from relatex.analysis.verification.bib_findings import correction_edit, verdict_findings, verdict_message
+from relatex.analysis.verification.bib_verdicts import (
+    ALL_LOOKUPS,
+    FUZZY_TITLE,
+    PAPER_TYPES,
+    Authority,
+    AuthorityRecord,
+    AuthorityUnavailable,
+    BibVerdict,
+    FieldMismatch,
+    Status,
+)
 
-Status = Literal["verified", "mismatch", "preprint", "not_found", "absent", "ambiguous", "unchecked"]
-PAPER_TYPES = {"article", "inproceedings", "incollection", "conference", "misc", "unpublished", "inbook"}
-FUZZY_TITLE = 0.75  # a different title is still the same work with this similarity and the same authors
-
-
-class AuthorityUnavailable(Exception):
-    """An authority cannot answer now (offline, failing); the entry stays unchecked by it."""
-
-
-@dataclass(frozen=True)
-class AuthorityRecord:
-    """A work as an authority knows it. ``authors`` are 'Last, First'."""
-
-    source: str
-    record_id: str
-    title: str
-    authors: tuple[str, ...] = ()
-    year: int | None = None
-    venue: str | None = None
-    doi: str | None = None
-    arxiv_id: str | None = None
-    pages: str | None = None
-    entry_type: str | None = None
-    is_preprint: bool = False
-    published_doi: str | None = None
-
-    def describe(self) -> str:
-        year = f" ({self.year})" if self.year else ""
-        return f"{self.source} {self.record_id}: \"{self.title}\"{year}"
-
-
-ALL_LOOKUPS = frozenset({"doi", "arxiv", "title"})
-
-
-class Authority(Protocol):
-    """A source of truth for bibliographic records. May raise :class:`AuthorityUnavailable`.
-
-    An authority may declare ``lookups`` (a subset of "doi", "arxiv", "title"); it is only
-    asked those, and counts as consulted for an entry only when it could be asked something.
-    An authority may declare ``exhaustive = True`` (the online registries): only when such an
-    authority was asked and knows nothing of the work is it reported as possibly not existing.
-    A local knowledge base is not exhaustive: a real paper it lacks is ``absent``, not a suspect.
-    """
-
-    name: str
-
-    def by_doi(self, doi: str) -> list[AuthorityRecord]: ...
-
-    def by_arxiv(self, arxiv_id: str) -> list[AuthorityRecord]: ...
-
-    def by_title(self, title: str, limit: int = 5) -> list[AuthorityRecord]: ...
-
-
-@dataclass(frozen=True)
-class FieldMismatch:
-    field: str  # title | authors | year | venue | doi | pages
-    entry_value: str
-    authority_value: str
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class BibVerdict:
-    status: Status
-    entry_key: str
-    mismatches: tuple[FieldMismatch, ...] = ()
-    evidence: tuple[AuthorityRecord, ...] = ()
-    corrected_fields: dict[str, str] = field(default_factory=dict)  # "" removes a field; "@type" the type
-    checked: tuple[str, ...] = ()  # authorities that answered
-    unavailable: tuple[str, ...] = ()  # authorities that could not be asked
-    note: str = ""
-
+__all__ = [
+    "ALL_LOOKUPS",
+    "FUZZY_TITLE",
+    "PAPER_TYPES",
+    "Authority",
+    "AuthorityRecord",
+    "AuthorityUnavailable",
+    "BibVerdict",
+    "FieldMismatch",
+    "Status",
+    "correction_edit",
+    "verdict_findings",
+    "verdict_message",
+    "verify_entry",
+]
 
 # -- the entry as compared ------------------------------------------------------------------
 
@@ -377,96 +327,3 @@ def verify_entry(entry: BibEntry, authorities: Sequence[Authority]) -> BibVerdic
                       checked=tuple(checked), unavailable=tuple(unavailable), note=note)
 
 
-# -- findings and edits -----------------------------------------------------------------------
-
-_CODES = {
-    "mismatch": (Code.BIB_MISMATCH, Severity.WARNING),
-    "not_found": (Code.BIB_UNKNOWN, Severity.WARNING),
-    "absent": (Code.BIB_NOT_IN_KB, Severity.INFORMATION),
-    "preprint": (Code.BIB_PREPRINT_PUBLISHED, Severity.INFORMATION),
-    "ambiguous": (Code.BIB_AMBIGUOUS, Severity.INFORMATION),
-}
-
-
-def verdict_message(verdict: BibVerdict, entry: BibEntry) -> str:
-    key = verdict.entry_key
-    source = verdict.evidence[0].source if verdict.evidence else ""
-    if verdict.status == "mismatch":
-        parts = []
-        for m in verdict.mismatches:
-            if m.field == "authors":
-                parts.append(f"authors: {m.detail}")
-            elif m.detail:
-                parts.append(f"{m.field}: {m.detail}" + (f" (should be {m.authority_value})" if m.authority_value else ""))
-            else:
-                parts.append(f"{m.field} is '{m.entry_value}', {source} has '{m.authority_value}'")
-        return f"'{key}' does not match {verdict.evidence[0].describe()}: " + "; ".join(parts)
-    if verdict.status == "preprint":
-        pub = verdict.evidence[0]
-        where = ", ".join(str(v) for v in (pub.venue, pub.year, f"doi:{pub.doi}" if pub.doi else None) if v)
-        return f"'{key}' cites a preprint; a published version exists ({where or pub.record_id})"
-    if verdict.status == "ambiguous":
-        options = "; ".join(r.describe() for r in verdict.evidence[:4])
-        return f"'{key}' matches several works ({options}); add a DOI to say which"
-    checked = ", ".join(verdict.checked)
-    near = f"; closest: {verdict.evidence[0].describe()}" if verdict.evidence else ""
-    if verdict.status == "absent":
-        online = (f"; online sources could not be asked ({', '.join(verdict.unavailable)})"
-                  if verdict.unavailable else "; enable online verification to check that it exists")
-        return f"'{key}' is not in the {checked}{online}{near}"
-    return f"'{key}' was not found in {checked} (it may not exist: check title, authors and year){near}"
-
-
-def _evidence_data(record: AuthorityRecord) -> dict[str, Any]:
-    return {"source": record.source, "record_id": record.record_id, "title": record.title,
-            "authors": list(record.authors), "year": record.year, "venue": record.venue, "doi": record.doi}
-
-
-def verdict_findings(
-    verdict: BibVerdict, entry: BibEntry, citations: Iterable[CitationSite | CitationKey] = ()
-) -> list[Finding]:
-    """Findings on the .bib entry and on each citation of its key (none when verified/unchecked)."""
-    if verdict.status not in _CODES:
-        return []
-    code, severity = _CODES[verdict.status]
-    if verdict.status == "not_found" and entry.entry_type not in PAPER_TYPES:
-        severity = Severity.INFORMATION
-    message = verdict_message(verdict, entry)
-    data: dict[str, Any] = {
-        "key": entry.key,
-        "status": verdict.status,
-        "bib_path": str(entry.path),
-        "entry_start": entry.start,
-        "entry_end": entry.end,
-        "corrected_fields": dict(verdict.corrected_fields),
-        "mismatches": [
-            {"field": m.field, "entry": m.entry_value, "authority": m.authority_value, "detail": m.detail}
-            for m in verdict.mismatches
-        ],
-        "evidence": [_evidence_data(r) for r in verdict.evidence],
-    }
-    start, end = (entry.key_start, entry.key_end) if entry.key_end > entry.key_start else (entry.start, entry.start + 1)
-    findings = [Finding(code, severity, message, entry.path, start, end, data)]
-    keys: list[CitationKey] = []
-    for item in citations:
-        keys.extend(item.keys if isinstance(item, CitationSite) else (item,))
-    for cited in keys:
-        if cited.key == entry.key:
-            findings.append(Finding(code, severity, message, cited.path, cited.start, cited.end, data))
-    return findings
-
-
-def correction_edit(entry: BibEntry, verdict: BibVerdict, source_text: str | None = None) -> TextEdit | None:
-    """The edit applying ``verdict.corrected_fields`` to exactly this entry's range, or None.
-
-    With the file's ``source_text`` the other fields keep their exact formatting; without it
-    the entry is re-formatted canonically. The key and fields the authority does not know stay.
-    """
-    if not verdict.corrected_fields or verdict.status not in ("mismatch", "preprint"):
-        return None
-    fixes: Mapping[str, str] = verdict.corrected_fields
-    original = source_text[entry.start : entry.end] if source_text is not None else None
-    new_text = rewrite_entry(entry, fixes, original)
-    if original is not None and new_text == original:
-        return None
-    return TextEdit(entry.path, entry.start, entry.end, new_text)

@@ -1,123 +1,27 @@
-"""BibTeX verification: every verdict kind, lenient comparisons, findings and correction edits."""
+"""BibTeX verification: every verdict kind and the lenient comparisons (findings, edits: test_bib_findings)."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
-from relatex.analysis.bib.bib_matching import title_similarity
-from relatex.analysis.bib.bibtex import parse_bib_text
-from relatex.analysis.bib.bibtex_model import BibEntry
-from relatex.analysis.edits import apply_edits
 from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex.project_model import CitationKey, CitationSite
 from relatex.analysis.verification.bib_verification import (
     AuthorityRecord,
-    AuthorityUnavailable,
-    BibVerdict,
     FieldMismatch,
-    correction_edit,
     verdict_findings,
     verify_entry,
 )
-
-BIB = Path("/draft/refs.bib")
-TEX = Path("/draft/main.tex")
-
-
-class MemoryAuthority:
-    """An authority over a fixed list of records (title lookup by word similarity); exhaustive
-    (a registry such as Crossref) unless told it is a local knowledge base."""
-
-    def __init__(self, records: list[AuthorityRecord], name: str = "memory", exhaustive: bool = True) -> None:
-        self.records = records
-        self.name = name
-        self.exhaustive = exhaustive
-        self.calls: list[str] = []
-
-    def by_doi(self, doi: str) -> list[AuthorityRecord]:
-        self.calls.append(f"doi:{doi}")
-        return [r for r in self.records if r.doi == doi]
-
-    def by_arxiv(self, arxiv_id: str) -> list[AuthorityRecord]:
-        self.calls.append(f"arxiv:{arxiv_id}")
-        return [r for r in self.records if r.arxiv_id == arxiv_id]
-
-    def by_title(self, title: str, limit: int = 5) -> list[AuthorityRecord]:
-        self.calls.append(f"title:{title}")
-        return [r for r in self.records if title_similarity(title, r.title) >= 0.5][:limit]
-
-
-class OfflineAuthority:
-    name = "offline"
-    exhaustive = True
-
-    def by_doi(self, doi: str) -> list[AuthorityRecord]:
-        raise AuthorityUnavailable("no network")
-
-    by_arxiv = by_doi
-
-    def by_title(self, title: str, limit: int = 5) -> list[AuthorityRecord]:
-        raise AuthorityUnavailable("no network")
-
-
-BERT = AuthorityRecord(
-    source="memory",
-    record_id="doi:10.18653/v1/n19-1423",
-    title="BERT: Pre-training of Deep Bidirectional Transformers for Language Understanding",
-    authors=("Devlin, Jacob", "Chang, Ming-Wei", "Lee, Kenton", "Toutanova, Kristina"),
-    year=2019,
-    venue="Proceedings of the 2019 Conference of the North American Chapter of the Association for "
-    "Computational Linguistics: Human Language Technologies, Volume 1 (Long and Short Papers)",
-    doi="10.18653/v1/n19-1423",
-    pages="4171--4186",
-    entry_type="inproceedings",
+from tests.analysis.bib_authorities import (
+    ACCENT,
+    ALL,
+    BERT,
+    RESNET,
+    TNT,
+    MemoryAuthority,
+    OfflineAuthority,
+    entry,
+    verify,
 )
-ACCENT = AuthorityRecord(
-    source="memory",
-    record_id="doi:10.1145/1111.2222",
-    title="Évaluation des systèmes de recherche d'information",
-    authors=("Grau, Béatrice", "Müller, Jörg", "Ødegaard, Åse"),
-    year=2012,
-    venue="CORIA",
-    doi="10.1145/1111.2222",
-    pages="1–8",
-    entry_type="inproceedings",
-)
-TNT = AuthorityRecord(
-    source="memory",
-    record_id="acl:A00-1031",
-    title="TnT -- A Statistical Part-of-Speech Tagger",
-    authors=("Brants, Thorsten",),
-    year=2000,
-    venue="Sixth Applied Natural Language Processing Conference",
-    pages="224--231",
-    entry_type="inproceedings",
-)
-RESNET = AuthorityRecord(
-    source="memory",
-    record_id="doi:10.1109/cvpr.2016.90",
-    title="Deep Residual Learning for Image Recognition",
-    authors=("He, Kaiming", "Zhang, Xiangyu", "Ren, Shaoqing", "Sun, Jian"),
-    year=2016,
-    venue="2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
-    doi="10.1109/cvpr.2016.90",
-    pages="770--778",
-    entry_type="inproceedings",
-)
-ALL = [BERT, ACCENT, TNT, RESNET]
-
-
-def entry(text: str) -> BibEntry:
-    bib = parse_bib_text(text, BIB)
-    assert bib.entries, bib.findings
-    return bib.entries[0]
-
-
-def verify(text: str, records: list[AuthorityRecord] | None = None) -> BibVerdict:
-    return verify_entry(entry(text), [MemoryAuthority(ALL if records is None else records)])
 
 
 def test_correct_entries_written_differently_are_verified() -> None:
@@ -272,77 +176,6 @@ def test_first_decisive_authority_wins_and_later_ones_are_not_asked() -> None:
     assert second.calls == []
 
 
-def test_findings_on_the_entry_and_each_citation() -> None:
-    text = "% refs\n" + r"""@inproceedings{he, title = {Deep Residual Learning for Image Recognition},
-      author = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, year = {2015}}"""
-    bib = parse_bib_text(text, BIB)
-    he = bib.entries[0]
-    verdict = verify_entry(he, [MemoryAuthority(ALL)])
-    sites = [
-        CitationSite("cite", (CitationKey("he", TEX, 10, 12), CitationKey("other", TEX, 13, 18)), TEX, 4, 19),
-        CitationSite("citep", (CitationKey("he", TEX, 40, 42),), TEX, 33, 43),
-    ]
-    findings = verdict_findings(verdict, he, sites)
-    assert [(f.path, f.start, f.end) for f in findings] == [(BIB, he.key_start, he.key_end), (TEX, 10, 12), (TEX, 40, 42)]
-    assert {f.code for f in findings} == {Code.BIB_MISMATCH}
-    assert findings[0].severity == Severity.WARNING
-    assert findings[0].data["corrected_fields"] == {"year": "2016"}
-    assert findings[0].data["mismatches"] == [{"field": "year", "entry": "2015", "authority": "2016", "detail": ""}]
-    assert "year is '2015'" in findings[0].message
-    assert verdict_findings(BibVerdict("verified", "he"), he, sites) == []
-
-
-def test_not_found_findings_are_quieter_for_non_paper_types() -> None:
-    manual = entry(r"@manual{tool, title={Some Tool Manual}, author={Team, The}, year={2020}}")
-    verdict = verify_entry(manual, [MemoryAuthority(ALL)])
-    (finding,) = verdict_findings(verdict, manual)
-    assert (finding.code, finding.severity) == (Code.BIB_UNKNOWN, Severity.INFORMATION)
-
-
-def test_correction_edit_touches_only_the_entry_and_keeps_other_fields() -> None:
-    text = (
-        "@string{cvpr = {CVPR}}\n\n"
-        "@inproceedings{he,\n"
-        "    title     = {Deep Residual Learning for Image Recognition},\n"
-        "    author    = {He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian},\n"
-        "    booktitle = cvpr,\n"
-        "    year      = 2015,\n"
-        "    note      = {Oral},\n"
-        "    keywords  = \"resnet, deep\"\n"
-        "}\n\n@misc{after, title = {Untouched}}\n"
-    )
-    bib = parse_bib_text(text, BIB)
-    he = bib.by_key()["he"]
-    verdict = verify_entry(he, [MemoryAuthority(ALL)])
-    edit = correction_edit(he, verdict, bib.text)
-    assert edit is not None and (edit.start, edit.end) == (he.start, he.end)
-    fixed = apply_edits(text, [edit])
-    assert fixed == text.replace("year      = 2015", "year      = {2016}")
-    canonical = correction_edit(he, verdict)  # without the source text: formatted entry
-    assert canonical is not None and re.search(r"\n  year +=  ?\{2016\},\n", canonical.new_text)
-    assert "note" in canonical.new_text and canonical.new_text.startswith("@inproceedings{he,")
-    assert correction_edit(he, BibVerdict("verified", "he"), bib.text) is None
-
-
-def test_preprint_correction_changes_type_venue_and_adds_fields() -> None:
-    text = (
-        "@article{devlin2018bert,\n"
-        "  title={Bert: Pre-training of deep bidirectional transformers for language understanding},\n"
-        "  author={Devlin, Jacob and Chang, Ming-Wei and Lee, Kenton and Toutanova, Kristina},\n"
-        "  journal={arXiv preprint arXiv:1810.04805},\n"
-        "  year={2018}\n"
-        "}\n"
-    )
-    bib = parse_bib_text(text, BIB)
-    verdict = verify_entry(bib.entries[0], [MemoryAuthority(ALL)])
-    edit = correction_edit(bib.entries[0], verdict, text)
-    assert edit is not None
-    fixed = parse_bib_text(apply_edits(text, [edit]), BIB).entries[0]
-    assert fixed.entry_type == "inproceedings" and fixed.key == "devlin2018bert"
-    assert fixed.fields["booktitle"] == BERT.venue and "journal" not in fixed.fields
-    assert (fixed.fields["year"], fixed.doi, fixed.fields["pages"]) == ("2019", "10.18653/v1/n19-1423", "4171--4186")
-    assert fixed.fields["title"].startswith("Bert: Pre-training")  # the user's title is kept
-
 
 @pytest.mark.parametrize(
     "title",
@@ -352,26 +185,6 @@ def test_entries_without_title_or_identifier_are_unchecked(title: str) -> None:
     verdict = verify(f"@misc{{x, title={{{title}}}, author={{Doe, Jane}}}}")
     assert verdict.status == "unchecked" and "no title" in verdict.note
 
-
-def _fixed_text(text: str, fixes: dict[str, str]) -> str:
-    from relatex.analysis.bib.bib_field_edits import rewrite_entry
-
-    bib = parse_bib_text(text, BIB)
-    one = bib.entries[0]
-    return rewrite_entry(one, fixes, text[one.start : one.end])
-
-
-def test_field_rewrite_handles_bibtex_syntax_variants() -> None:
-    paren = '@article(k,\r\n  title = "A {B} c" # " d",\r\n  year = 1999\r\n)'
-    assert _fixed_text(paren, {"year": "2000", "doi": "10.1/x"}) == (
-        '@article(k,\r\n  title = "A {B} c" # " d",\r\n  year = {2000},\r\n  doi = {10.1/x}\r\n)'
-    )
-    trailing = "@misc{k, title={T}, journal={arXiv preprint}, year={2018},}"
-    assert _fixed_text(trailing, {"@type": "inproceedings", "journal": "", "booktitle": "ACL"}) == (
-        "@inproceedings{k, title={T}, year={2018}, booktitle = {ACL}}"
-    )
-    removal = "@misc{k,\n  title = {T},\n  journal = {CoRR},\n  year = {2018}\n}"
-    assert _fixed_text(removal, {"journal": ""}) == "@misc{k,\n  title = {T},\n  year = {2018}\n}"
 
 
 def test_lenient_comparisons() -> None:

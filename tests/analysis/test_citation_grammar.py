@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from relatex.analysis.latex.citations import is_cite_command, keys_look_like_keys
+from relatex.analysis.latex.cite_commands import is_cite_command, keys_look_like_keys
 from relatex.analysis.latex.latex_project import load_project
 from relatex.server.features.cite_scan import cite_key_at
 from relatex.writing.latex_validator import cited_keys

@@ -208,10 +208,13 @@ def test_leave_one_out_finds_citations_needed_for_joint_support() -> None:
     assert citation_recall_precision([ClaimResult(needed.claim, needed.verdict, needed.per_key)]) == (1.0, 0.0)
 
 
-def test_judges_are_reachable_from_the_claim_support_module() -> None:
+def test_judges_live_in_their_own_modules_imported_plainly() -> None:
     from relatex.analysis.claims import claim_support
-    assert claim_support.OfflineSupportJudge.__name__ == "OfflineSupportJudge"
-    assert claim_support.OnnxNliJudge.__name__ == "OnnxNliJudge"
-    assert claim_support.LlmSupportJudge.__name__ == "LlmSupportJudge"
-    with pytest.raises(AttributeError):
-        _ = claim_support.NoSuchJudge
+    from relatex.analysis.claims.llm_judge import LlmSupportJudge
+    from relatex.analysis.claims.offline_judge import OfflineSupportJudge
+    from relatex.analysis.claims.onnx_judge import OnnxNliJudge
+
+    assert [OfflineSupportJudge.__name__, OnnxNliJudge.__name__, LlmSupportJudge.__name__] == [
+        "OfflineSupportJudge", "OnnxNliJudge", "LlmSupportJudge"]
+    with pytest.raises(AttributeError):  # no lazy string-import hook in the protocol's module
+        _ = claim_support.OfflineSupportJudge

@@ -16,6 +16,7 @@ import pytest
 from relatex.config.settings import load_settings
 from relatex.retrieval.embedding import HashingEmbedder
 from relatex.retrieval.knowledge_base import KnowledgeBase
+from relatex.retrieval.sources import open_source
 from relatex.server.cli import main
 from relatex.workflows.knowledge_bases import make_embedder, open_knowledge_base
 
@@ -59,8 +60,7 @@ def test_components_open_from_settings(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="relatex index"):
         open_knowledge_base(settings, read_only=True)
     with open_knowledge_base(settings) as kb:
-        kb.add_records(list(__import__("relatex.retrieval.sources", fromlist=["open_source"]).open_source(
-            FIXTURES / "arxiv.jsonl")))
+        kb.add_records(list(open_source(FIXTURES / "arxiv.jsonl")))
     with open_knowledge_base(settings, read_only=True) as kb:
         assert len(kb) == 4 and kb.data_dir == tmp_path / "kb1"
     other, _ = load_settings({"knowledgeBase": {"dataDir": str(tmp_path), "name": "kb1",
@@ -70,8 +70,7 @@ def test_components_open_from_settings(tmp_path: Path) -> None:
     served, _ = load_settings({"knowledgeBase": {"dataDir": str(tmp_path), "name": "kb2", "qdrantUrl": ":memory:",
                                                   "embeddingModel": "hashing-32"}}, env={})
     with open_knowledge_base(served) as kb:
-        kb.add_records(list(__import__("relatex.retrieval.sources", fromlist=["open_source"]).open_source(
-            FIXTURES / "openalex.jsonl")))
+        kb.add_records(list(open_source(FIXTURES / "openalex.jsonl")))
         assert kb.search("long short-term memory", k=1, mode="dense")[0].record.title == "Long Short-Term Memory"
 
 

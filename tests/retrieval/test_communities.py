@@ -7,19 +7,15 @@ from pathlib import Path
 import networkx as nx
 import numpy as np
 
-from relatex.retrieval.communities import (
+from relatex.retrieval.communities import STOPWORDS, class_tfidf, detect_communities, terms_of, top_terms
+from relatex.retrieval.records import PaperRecord
+from relatex.retrieval.theme_labels import (
     GENERIC_LABEL_WORDS,
-    STOPWORDS,
-    class_tfidf,
-    detect_communities,
     is_adjective_like,
     label_communities,
     label_term_ok,
-    terms_of,
     title_phrases,
-    top_terms,
 )
-from relatex.retrieval.records import PaperRecord
 
 PARSING = [
     ("p1", "Dependency parsing with transition systems", "We study transition-based dependency parsing with beam search."),

@@ -1,0 +1,77 @@
+"""Helpers of bench/lsp_latency.py: latency statistics and a pytest-lsp client for any language server."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient, make_test_lsp_client
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    return {"n": len(values), "p50_ms": round(percentile(values, 0.5), 2), "p95_ms": round(percentile(values, 0.95), 2),
+            "mean_ms": round(statistics.fmean(values), 2) if values else float("nan")}
+
+
+async def timed(pending: Awaitable[Any], start: float) -> tuple[float, Any]:
+    result = await pending
+    return (time.perf_counter() - start) * 1000.0, result
+
+
+def position(text: str, offset: int) -> types.Position:
+    line = text.count("\n", 0, offset)
+    start = text.rfind("\n", 0, offset) + 1
+    return types.Position(line=line, character=len(text[start:offset].encode("utf-16-le")) // 2)
+
+
+async def start_client(command: list[str], capabilities: types.ClientCapabilities, root: Path,
+                       options: dict[str, Any] | None, configuration: dict[str, Any]) -> tuple[LanguageClient, float]:
+    client = make_test_lsp_client()
+    client.set_configuration(configuration)
+
+    @client.feature(types.WORKSPACE_APPLY_EDIT)
+    def apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:
+        return types.ApplyWorkspaceEditResult(applied=False, failure_reason="benchmark: not applied")
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams) -> None:
+        return None
+
+    start = time.perf_counter()
+    await client.start_io(*command)
+    await client.initialize_session(types.InitializeParams(
+        capabilities=capabilities, root_uri=root.as_uri(), initialization_options=options))
+    return client, (time.perf_counter() - start) * 1000.0
+
+
+async def stop_client(client: LanguageClient) -> None:
+    try:
+        await asyncio.wait_for(client.shutdown_session(), 30)
+    except Exception:
+        if client._server is not None and client._server.returncode is None:
+            client._server.kill()
+    await asyncio.wait_for(client.stop(), 30)
+
+
+def answered(result: Any) -> bool:
+    """A real answer: a hover card, completion items, a location (not None or empty)."""
+    if result is None:
+        return False
+    if isinstance(result, types.CompletionList):
+        return bool(result.items)
+    if isinstance(result, list):
+        return bool(result)
+    return True

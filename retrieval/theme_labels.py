@@ -1,0 +1,288 @@
+"""Readable theme labels from c-TF-IDF terms (:mod:`relatex.retrieval.communities` ranks them).
+
+c-TF-IDF ranks the candidates (bigrams with a small prior); :func:`label_terms` then keeps what
+can name a theme: no adjectives ("scientific", "approximate"), generic nouns ("text",
+"elements") or verb forms; terms shared by at least two of the theme's papers; and a word is
+shown as the noun phrase of the titles that holds it ("retrieval" -> "dense passage retrieval"),
+acronyms in their usual spelling ("BM25").
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
+from relatex.retrieval.records import PaperRecord
+
+# Words that make poor theme labels on their own: generic nouns and common adjectives. They may
+# still appear inside a label phrase ("scientific literature", "dense retrieval").
+GENERIC_LABEL_WORDS = frozenset(
+    """text texts data model models system systems approach information elements element performance
+    framework frameworks way ways terms term time use application applications experiments experiment
+    baseline baselines state art order case cases example examples field level levels type types number
+    quality research analysis learning language representation representations technique techniques
+    tool tools setting settings measure measures allows finds found sentence sentences document documents
+    word words article articles paragraph paragraphs evaluation evaluations algorithm algorithms method
+    methods results problem problems find show use make give take provide obtain achieve improve yield
+    lead allow""".split()
+)
+_ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
+# nouns that look like adjectives by their ending
+_NOUNS_LIKE_ADJECTIVES = frozenset(
+    """retrieval removal proposal journal signal tutorial interval trial portal terminal material
+    potential manual survival approval topic topics metric metrics logic heuristic heuristics archive
+    archives objective objectives alternative alternatives perspective narrative variable variables
+    table tables summary dictionary library vocabulary boundary embedded""".split()
+)
+
+
+def is_adjective_like(word: str) -> bool:
+    """A word that modifies rather than names (known adjectives, suffix rule, hyphenated modifiers)."""
+    low = word.lower()
+    if low in _NOUNS_LIKE_ADJECTIVES:
+        return False
+    if low in _ADJECTIVES:
+        return True
+    if "-" in low:  # "large-scale", "graph-based", "zero-shot": compound modifiers
+        last = low.rsplit("-", 1)[1]
+        return last in _HYPHEN_MODIFIERS or (last not in _NOUNS_LIKE_ADJECTIVES and is_adjective_like(last))
+    return len(low) > 4 and low.endswith(_ADJECTIVE_SUFFIXES)
+
+
+_ADJECTIVES = frozenset(
+    """good better best high higher low lower large larger small smaller previous recent simple general
+    specific related common strong efficient effective robust scalable fast approximate scientific novel
+    dense sparse open human real random multiple single whole full main key important relevant
+    available new old deep shallow hard easy popular similar particular regular linear nonlinear modular
+    various different important useful accurate appropriate adequate separate private""".split()
+)
+_HYPHEN_MODIFIERS = frozenset({"based", "scale", "shot", "level", "aware", "domain", "oriented", "grained", "free",
+                               "like", "driven", "specific", "informed", "augmented", "supervised", "wise", "order",
+                               "end", "time", "step", "art"})
+
+
+_GERUND_NOUNS = frozenset({"learning", "ranking", "reranking", "re-ranking", "parsing", "clustering", "training",
+                           "embedding", "indexing", "tagging", "matching", "reasoning", "modeling", "modelling",
+                           "understanding", "answering", "processing", "mining", "computing", "programming"})
+
+
+def label_term_ok(term: str) -> bool:
+    """A term fit to name a theme: a noun or a phrase ending on a noun, not a generic word."""
+    words = term.split()
+    if any(w in STOPWORDS for w in words):
+        return False
+    if len(words) == 1:
+        verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
+        return not (words[0] in GENERIC_LABEL_WORDS or is_adjective_like(words[0]) or verb_form)
+    if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS:
+        return False  # "producing summaries", "verifying claims": a verb phrase, not a name
+    head = words[-1]
+    if is_adjective_like(head) or head in _ADJECTIVES:
+        return False
+    return not all(w in GENERIC_LABEL_WORDS for w in words)
+
+
+def _norm(word: str) -> str:
+    """Spelling- and number-insensitive form for matching (summarisation ~ summarization, graphs ~ graph)."""
+    word = word.lower().replace("isation", "ization").replace("ising", "izing").replace("our", "or")
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return word[:-1]
+    return word
+
+
+_TITLE_SPLIT = re.compile(r"[:;,.!?()\[\]\u2013\u2014\"']|\s-\s|\s+")
+
+
+def title_phrases(title: str, max_words: int = 3) -> list[str]:
+    """Noun-phrase candidates of a title: runs of up to ``max_words`` content words, ending on a noun."""
+    out: list[str] = []
+    for chunk in re.split(r"[:;,.!?()\u2013\u2014\"]|\s-\s", title):
+        words = [w.strip("-'") for w in chunk.split()]
+        run: list[str] = []
+        runs: list[list[str]] = []
+        for word in words:
+            if not word or word.lower() in STOPWORDS or len(word) < 2:
+                if run:
+                    runs.append(run)
+                run = []
+            else:
+                run.append(word)
+        if run:
+            runs.append(run)
+        for run in runs:  # an English noun phrase ends on its head: only suffixes of a run
+            for n in range(min(max_words, len(run)), 1, -1):
+                phrase = run[len(run) - n:]
+                if label_term_ok(" ".join(w.lower() for w in phrase)):
+                    out.append(" ".join(phrase))
+    return out
+
+
+def _surface(phrase: str) -> str:
+    """Lower-case, except acronyms and names with inner capitals (BERT, LexRank, GPUs)."""
+    return " ".join(w if any(c.isupper() for part in w.split("-") for c in part[1:]) else w.lower()
+                    for w in phrase.split())
+
+
+MIN_RELATIVE_WEIGHT = 0.4  # label terms after the first weigh at least this share of the best one
+BIGRAM_PRIOR = 1.5  # bigrams are rarer than their words: a readability prior on their c-TF-IDF weight
+
+
+def label_terms(
+    weighted: Sequence[tuple[str, float]],
+    titles: Sequence[str],
+    papers_terms: Sequence[set[str]],
+    n: int = 3,
+    surface: Mapping[str, str] | None = None,
+) -> tuple[str, ...]:
+    """Readable label terms for one class, ranked by c-TF-IDF (bigrams weighted by :data:`BIGRAM_PRIOR`).
+
+    Terms that cannot name a theme (adjectives, generic words) are skipped; a term shared by
+    fewer than two of the class's papers is skipped when enough shared ones exist; a unigram is
+    shown as the title noun phrase containing it (``retrieval`` -> ``information retrieval``)
+    when that phrase occurs in two titles or all its words are strong terms of the class.
+    ``surface`` maps lower-case words to their usual spelling (``bm25`` -> ``BM25``).
+    """
+    norm_weight: dict[str, float] = {}
+    for term, weight in weighted:
+        key = " ".join(_norm(w) for w in term.split())
+        norm_weight[key] = max(norm_weight.get(key, 0.0), weight)
+    phrases = _title_phrase_counts(titles)
+    normalised = [{" ".join(_norm(w) for w in t.split()) for t in terms} for terms in papers_terms]
+
+    def df(term: str) -> int:
+        key = " ".join(_norm(w) for w in term.split())
+        return sum(1 for terms in normalised if key in terms)
+
+    shared_by = 2 if len(papers_terms) > 2 else 1  # in a pair, one paper's words may name the theme
+    candidates, every_candidate = _label_candidates(weighted, df, shared_by, n)
+    chosen: list[str] = []
+    used: set[str] = set()
+    top = candidates[0][1] if candidates else 0.0
+    for term, weight in candidates:
+        if chosen and weight < MIN_RELATIVE_WEIGHT * top:
+            break  # a weak term blurs the label more than it helps
+        words = [_norm(w) for w in term.split()]
+        if {_stem(w) for w in words} & used:
+            continue
+        label = term
+        if len(words) <= 2:
+            context = _LabelContext(phrases, norm_weight, every_candidate, used, df, shared_by)
+            label = _widened(term, words, weight, context) or term
+        label = " ".join((surface or {}).get(w.lower(), w) for w in label.split())
+        chosen.append(label)
+        used |= {_stem(_norm(w)) for w in label.lower().split()}
+        if len(chosen) == n:
+            break
+    return tuple(chosen)
+
+
+def _title_phrase_counts(titles: Sequence[str]) -> dict[str, tuple[str, int]]:
+    """Normalised title noun phrase -> (its surface form, number of titles containing it)."""
+    phrases: dict[str, tuple[str, int]] = {}
+    for title in titles:
+        for phrase in dict.fromkeys(title_phrases(title)):
+            key = " ".join(_norm(w) for w in phrase.lower().split())
+            shown, count = phrases.get(key, (phrase, 0))
+            phrases[key] = (shown, count + 1)
+    return phrases
+
+
+def _label_candidates(weighted: Sequence[tuple[str, float]], df: Callable[[str], int], shared_by: int,
+                      n: int) -> tuple[list[tuple[str, float]], list[tuple[str, float]]]:
+    """(the candidates to try, strongest first: shared ones when enough; every candidate)."""
+    candidates = [(t, w * (BIGRAM_PRIOR if " " in t else 1.0)) for t, w in weighted if label_term_ok(t)]
+    candidates.sort(key=lambda tw: (-tw[1], tw[0]))
+    every_candidate = list(candidates)
+    if shared_by > 1:
+        shared = [(t, w) for t, w in candidates if df(t) >= shared_by]
+        if len(shared) >= n:
+            candidates = shared
+    candidates.sort(key=lambda tw: (-tw[1], tw[0]))
+    return candidates, every_candidate
+
+
+@dataclass(frozen=True)
+class _LabelContext:
+    """What :func:`_widened` needs of the class being labelled."""
+
+    phrases: Mapping[str, tuple[str, int]]
+    norm_weight: Mapping[str, float]
+    every_candidate: Sequence[tuple[str, float]]
+    used: set[str]
+    df: Callable[[str], int]
+    shared_by: int
+
+
+def _widened(term: str, words: list[str], weight: float, ctx: _LabelContext) -> str | None:
+    """The title noun phrase (or, for a unigram, the bigram of the class) that shows ``term``; None: none fits."""
+    best: tuple[float, str] | None = None
+    for key, (shown, count) in ctx.phrases.items():
+        pwords = key.split()
+        others = [w for w in pwords if w not in words]
+        if len(pwords) <= len(words) or not _contains(pwords, words) or {_stem(w) for w in pwords} & ctx.used:
+            continue
+        strong = all(ctx.norm_weight.get(w, 0.0) >= 0.3 * weight and w not in GENERIC_LABEL_WORDS
+                     and ctx.df(w) >= ctx.shared_by for w in others)
+        if count < 2 and not strong:
+            continue
+        score = count + sum(ctx.norm_weight.get(w, 0.0) for w in others) / (weight or 1.0)
+        if best is None or score > best[0]:
+            best = (score, _surface(shown))
+    if best is None and len(words) == 1:  # else a bigram of the class containing the word, if nearly as strong
+        bigger = [t for t, w in ctx.every_candidate if " " in t and term in t.split() and w >= 0.5 * weight
+                  and not ({_stem(_norm(x)) for x in t.split()} & ctx.used)
+                  and all(ctx.df(x) >= ctx.shared_by for x in t.split())]
+        if bigger:
+            best = (0.0, bigger[0])
+    return best[1] if best is not None else None
+
+
+def _stem(word: str) -> str:
+    """A crude stem for de-duplication: summarization ~ summaries ~ summary."""
+    return word[:6] if len(word) > 6 else word
+
+
+def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
+    """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank)."""
+    forms: dict[str, Counter[str]] = {}
+    for text in texts:
+        for word in re.findall(r"[A-Za-z][A-Za-z0-9\-]+", text):
+            forms.setdefault(word.lower(), Counter())[word] += 1
+    out: dict[str, str] = {}
+    for low, counter in forms.items():
+        form, count = counter.most_common(1)[0]
+        if count * 2 >= sum(counter.values()) and any(c.isupper() for c in form[1:]):
+            out[low] = form
+    return out
+
+
+def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
+    return any(list(words[i:i + len(part)]) == list(part) for i in range(len(words) - len(part) + 1))
+
+
+def label_communities(
+    communities: Sequence[Sequence[str]],
+    records: Mapping[str, PaperRecord],
+    n_terms: int = 3,
+) -> list[tuple[str, tuple[str, ...]]]:
+    """A (label, terms) pair per community from its most distinctive c-TF-IDF terms, shown as
+    the noun phrases of its titles where possible."""
+    texts = {
+        c: [records[i].embedding_text() for i in members if i in records]
+        for c, members in enumerate(communities)
+    }
+    weights = class_tfidf(texts)
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for c, members in enumerate(communities):
+        titles = [records[i].title for i in members if i in records]
+        papers_terms = [set(terms_of(text)) for text in texts[c]]
+        spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
+        terms = label_terms(weights.get(c, []), titles, papers_terms, n_terms, spellings)
+        label = ", ".join(terms) if terms else f"theme {c + 1}"
+        out.append((label, terms))
+    return out
