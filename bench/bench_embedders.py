@@ -63,6 +63,7 @@ class CachedEmbedder:
 
     def save(self) -> None:
         if self.path is not None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_bytes(pickle.dumps(self.vectors))
 
 

@@ -9,9 +9,12 @@ with a random other paper of the same collection ("random" negatives, for contex
 Every sentence is judged as a LaTeX draft would present it: author-year markers ("Brants (2000)",
 "(Brants, 2000; Collins et al. 2002)") and the cited paper's surnames are removed first
 (``strip_author_year``), and the same text is paired with every paper, so author names favour no pair.
-Papers are split by a hash of the cited paper id into a development half (used by ``--fit`` to
-fit the logistic weights of relatex.analysis.claims.offline_judge) and a test half (reported numbers).
-Also reports AutoSurvey's citation recall/precision of ACM-CR's human-written related work.
+ScisummNet pairs are split by a hash of the cited paper id, ACM-CR pairs by query paper
+(``bench/splits.py``), and every negative paper is drawn from the claim's own half, so no test
+sentence or test negative is seen in development. The development half is used by ``--fit`` to
+fit the logistic weights of relatex.analysis.claims.offline_judge; the test half is reported.
+Also reports AutoSurvey's citation recall/precision of the human-written related work of ACM-CR's
+test-half query papers.
 
     python bench/claim_support.py [--pairs 1500] [--fit] [--data ../shared/data] [--embed-cache FILE]
 
@@ -35,6 +38,7 @@ from pathlib import Path
 import numpy as np
 from bench_embedders import CachedEmbedder, make_embedder
 from judge_fitting import auroc, fit_constrained, precision_recall
+from splits import half_of
 
 from relatex.analysis.claims.claim_support import (
     SUPPORTED,
@@ -102,7 +106,7 @@ _ENTRY_START = re.compile(r"^@(\w+)\{([^,]+),")
 _FIELD = re.compile(r"^(\w+) = \{(.*)\},?$")
 
 
-def load_acm(data: Path) -> tuple[dict[str, Paper], list[tuple[str, list[str]]], list[dict]]:
+def load_acm(data: Path) -> tuple[dict[str, Paper], list[tuple[str, list[str], str]], list[dict]]:
     queries = [json.loads(line) for line in (data / "acm-cr/queries.jsonl").open(encoding="utf-8")]
     wanted: set[str] = set()
     for q in queries:
@@ -131,14 +135,14 @@ def load_acm(data: Path) -> tuple[dict[str, Paper], list[tuple[str, list[str]]],
                 if field:
                     fields[field.group(1).lower()] = field.group(2)
         flush()
-    sentences: list[tuple[str, list[str]]] = []
+    sentences: list[tuple[str, list[str], str]] = []  # (text, cited DOIs, the query paper's DOI)
     for q in queries:
         for context in q["contexts"]:
             if "related" not in context["section"].lower():
                 continue
             for s in context["sentences"]:
                 targets = [q["references"][m]["target"].lower() for m in s["cites"] if m in q["references"]]
-                sentences.append((s["text"], targets))
+                sentences.append((s["text"], targets, q["doi"].lower()))
     return papers, sentences, queries
 
 
@@ -174,13 +178,28 @@ def _surname(author: str) -> str:
     return parts[-1] if parts else ""
 
 
-def neighbours(papers: dict[str, Paper], embedder: object, k: int = 3) -> dict[str, list[str]]:
+def neighbours(papers: dict[str, Paper], embedder: object, half: dict[str, str], k: int = 3) -> dict[str, list[str]]:
+    """The k nearest other papers of each paper among those of its own half (title+abstract
+    embedding): a test claim's near negative is never a development paper, and the reverse."""
     ids = sorted(papers)
     vectors = embedder.embed([f"{papers[i].title}. {papers[i].abstract}" for i in ids])  # type: ignore[attr-defined]
     sims = vectors @ vectors.T
     np.fill_diagonal(sims, -1.0)
+    halves = np.array([half.get(i, "") for i in ids])
+    sims[halves[:, None] != halves[None, :]] = -2.0
+    sims[halves == "", :] = -2.0
     order = np.argsort(-sims, axis=1)[:, :k]
     return {pid: [ids[j] for j in order[row]] for row, pid in enumerate(ids)}
+
+
+def acm_paper_halves(sentences: list[tuple[str, list[str], str]]) -> dict[str, str]:
+    """A cited ACM paper's half: that of the query papers citing it; papers cited from both
+    halves have none (they are never negatives)."""
+    seen: dict[str, set[str]] = {}
+    for _text, targets, query in sentences:
+        for target in targets:
+            seen.setdefault(target, set()).add(half_of(query))
+    return {pid: next(iter(halves)) for pid, halves in seen.items() if len(halves) == 1}
 
 
 def evidence_of(paper: Paper, key: str = "cited") -> tuple[Evidence, ...]:
@@ -188,39 +207,48 @@ def evidence_of(paper: Paper, key: str = "cited") -> tuple[Evidence, ...]:
 
 
 def build_pairs(data: Path, embedder: object, n_pairs: int, seed: int) -> tuple[list[Pair], dict[str, Paper], list[dict]]:
+    """Positive, near and random pairs. ScisummNet is split by cited paper, ACM-CR by query paper
+    (``bench/splits.py``); every negative paper comes from the claim's own half."""
     rng = random.Random(seed)
     ss_papers, ss_sentences = load_scisummnet(data)
     acm_papers, acm_sentences, queries = load_acm(data)
-    ss_near = neighbours(ss_papers, embedder)
-    acm_near = neighbours(acm_papers, embedder)
-    pairs: list[Pair] = []
+    ss_half = {pid: split_of(pid) for pid in ss_papers}
+    acm_half = acm_paper_halves(acm_sentences)
+    ss_near = neighbours(ss_papers, embedder, ss_half)
+    acm_near = neighbours(acm_papers, embedder, acm_half)
     rng.shuffle(ss_sentences)
-    acm_items = [(text, t) for text, targets in acm_sentences for t in targets if t in acm_papers]
+    acm_items = [(text, t, half_of(query)) for text, targets, query in acm_sentences for t in targets
+                 if t in acm_papers and t in acm_half]
     rng.shuffle(acm_items)
     n_acm = min(len(acm_items), n_pairs // 4)
     n_ss = max(n_pairs // 2 - n_acm, 0)
-    for dataset, items, papers, near in (("scisummnet", ss_sentences[:n_ss], ss_papers, ss_near),
-                                         ("acm-cr", acm_items[:n_acm], acm_papers, acm_near)):
-        ids = sorted(papers)
-        for raw, pid in items:
+    ss_items = [(text, pid, ss_half[pid]) for text, pid in ss_sentences[:n_ss]]
+    pairs: list[Pair] = []
+    for dataset, items, papers, near, half in (("scisummnet", ss_items, ss_papers, ss_near, ss_half),
+                                               ("acm-cr", acm_items[:n_acm], acm_papers, acm_near, acm_half)):
+        pool = {h: sorted(pid for pid in papers if half.get(pid) == h) for h in ("dev", "test")}
+        for raw, pid, split in items:
             # a draft's claim text has its citation commands removed, author names included: strip
             # author-year markers and the cited paper's names for every pair of the sentence, so
             # that they favour no pair (the same text is judged against every paper)
             text = strip_author_year(raw, papers[pid].authors)
-            pairs.append(Pair(dataset, text, papers[pid], True, split_of(pid)))
-            pairs.append(Pair(dataset, text, papers[rng.choice(near[pid])], False, split_of(pid), "near"))
-            other = rng.choice(ids)
+            pairs.append(Pair(dataset, text, papers[pid], True, split))
+            pairs.append(Pair(dataset, text, papers[rng.choice(near[pid])], False, split, "near"))
+            other = rng.choice(pool[split])
             while other == pid:
-                other = rng.choice(ids)
-            pairs.append(Pair(dataset, text, papers[other], False, split_of(pid), "random"))
+                other = rng.choice(pool[split])
+            pairs.append(Pair(dataset, text, papers[other], False, split, "random"))
     return pairs, acm_papers, queries
 
 
 def acm_reference_point(queries: list[dict], acm_papers: dict[str, Paper], judge: OfflineSupportJudge) -> dict:
-    """AutoSurvey citation recall/precision of the human-written related work of ACM-CR."""
+    """AutoSurvey citation recall/precision of the human-written related work of ACM-CR's test-half
+    query papers (none of their sentences is among the development pairs)."""
     claims: list[Claim] = []
     evidence: dict[str, tuple[Evidence, ...]] = {}
     for q in queries:
+        if half_of(q["doi"]) != "test":
+            continue
         for context in q["contexts"]:
             if "related" not in context["section"].lower():
                 continue
@@ -376,7 +404,8 @@ def main(argv: Sequence[str] | None = None) -> int:
               "partial_threshold": partial, "fitted": args.fit, "weights": weights, "features": list(FEATURES),
               "negatives": {"near": "a random one of the 3 nearest other papers (title+abstract embedding) of the cited paper",
                             "random": "a random other paper of the same collection"},
-              "split": "md5(cited paper id) % 2: 0 dev, 1 test", "results": table, "threshold_sweep": sweep,
+              "split": "ScisummNet: md5(cited ACL id) % 2, 0 dev, 1 test; ACM-CR: by query paper "
+              "(bench/splits.py); negatives from the claim's own half; reference point: test-half query papers", "results": table, "threshold_sweep": sweep,
               "acm_cr_human_related_work": reference, "elapsed_seconds": round(elapsed, 1)}
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
