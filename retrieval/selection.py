@@ -69,7 +69,7 @@ class SelectionParams:
     diversity: float = 0.3
     hops: int = 1
     landmark_year: int = 0
-    alpha: float = 0.3  # best blend on the ACL and ACM-CR benchmarks (bench/graph_expansion.py)
+    alpha: float = 0.3  # kept: the development halves pull apart (ACL 0.0, ACM-CR 0.9; bench/graph_expansion.py)
     cited_weight: float = 0.5  # share of the cited papers' centroid in the draft vector
     candidate_factor: int = 3
     seed_hits: int = 20
