@@ -6,6 +6,8 @@
 - ScisummNet / ACL: by cited paper, the MD5 of the ACL id as written (not lower-cased): odd = test,
   the same test half in ``bench/claim_support.py`` (``split_of``) and ``bench/citation_data.py``
   (which also carves a development slice out of the even half for the citation model).
+- ACL drafts in ``bench/graph_expansion.py``: by citing paper (the draft), ``half_of`` of its ACL id
+  (lower-cased, unlike the cited-paper split above; the two tasks split different papers).
 
 Tuned choices (weights, thresholds, fusion, BM25 parameters) are chosen on the development half;
 reported figures are on the test half.
