@@ -1,15 +1,18 @@
-"""The ``relatex`` command line: one subcommand per capability, each in server/commands/."""
+"""The ``relatex`` command line: one subcommand per capability, each in server/commands/.
+
+Only the chosen subcommand's module is imported (``relatex serve``, which an editor launches
+and waits for, does not load the checking or writing code of the other commands).
+"""
 
 from __future__ import annotations
 
 import argparse
-import importlib
 import json
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from relatex.config.settings import Settings, load_settings
 from relatex.workflows.engines import Engines
@@ -22,6 +25,68 @@ SUBCOMMANDS: dict[str, str] = {
     "generate": "Write a related-work section for a draft, with verified BibTeX entries.",
     "status": "Say which knowledge base is used: its folder, size, embedding model and age.",
     "serve": "Run the language server (stdio by default).",
+}
+
+
+class CommandModule(Protocol):
+    """A module of server/commands/."""
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None: ...
+
+    def run(self, args: argparse.Namespace, engines: Engines) -> int: ...
+
+
+def _check() -> CommandModule:
+    from relatex.server.commands import check
+
+    return check
+
+
+def _index() -> CommandModule:
+    from relatex.server.commands import index
+
+    return index
+
+
+def _search() -> CommandModule:
+    from relatex.server.commands import search
+
+    return search
+
+
+def _related() -> CommandModule:
+    from relatex.server.commands import related
+
+    return related
+
+
+def _generate() -> CommandModule:
+    from relatex.server.commands import generate
+
+    return generate
+
+
+def _status() -> CommandModule:
+    from relatex.server.commands import status
+
+    return status
+
+
+def _serve() -> CommandModule:
+    from relatex.server.commands import serve
+
+    return serve
+
+
+#: subcommand -> a function importing its module (each module has ``add_arguments`` and ``run``)
+COMMAND_MODULES: dict[str, Callable[[], CommandModule]] = {
+    "check": _check,
+    "index": _index,
+    "search": _search,
+    "related": _related,
+    "generate": _generate,
+    "status": _status,
+    "serve": _serve,
 }
 
 
@@ -71,8 +136,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                             help="use online sources (OpenAlex, Semantic Scholar, Crossref, arXiv, DBLP)")
         online.add_argument("--offline", dest="online", action="store_false", help="never use the network")
         if only is None or name == only:
-            module = importlib.import_module(f"relatex.server.commands.{name}")
-            module.add_arguments(sp)
+            COMMAND_MODULES[name]().add_arguments(sp)
     return parser
 
 
@@ -89,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     engines = Engines(_settings_from_args(args))
-    module = importlib.import_module(f"relatex.server.commands.{args.command}")
+    module = COMMAND_MODULES[args.command]()
     try:
         return int(module.run(args, engines))
     except KeyboardInterrupt:

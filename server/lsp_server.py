@@ -1,134 +1,81 @@
-"""The relatex language server: a pygls ``LanguageServer`` wired to one module per feature.
+"""The relatex language server put together: the server class, every feature, the publisher.
 
-Features live in ``relatex.server.features.*``; each exposes ``register(server)``. A feature
-that fails is logged and reported once to the user; the server stays up.
+Each feature module exposes ``register(server)``; they are imported plainly and registered in
+order. The diagnostics feature becomes the scheduler's publisher here, so the features that
+produce results (sync, the background checks, the commands) never import it.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-import logging
-import traceback
-from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
 
 from lsprotocol import types
-from pygls.lsp.server import LanguageServer
 
 from relatex.config.settings import Settings
-from relatex.server.protocol import ConformingProtocol
-from relatex.server.workspace_state import WorkspaceState
+from relatex.server.features import (
+    add_entry,
+    check_commands,
+    code_actions,
+    completion,
+    configuration,
+    diagnostics,
+    generate_action,
+    hover,
+    knowledge_base,
+    navigation,
+    reindex,
+    sync,
+)
+from relatex.server.language_server import SERVER_NAME, SERVER_VERSION, RelatexServer
+from relatex.workflows.check_project import ProjectSnapshot
 from relatex.workflows.engines import Engines
 
-log = logging.getLogger(__name__)
+__all__ = ["FEATURES", "SERVER_NAME", "SERVER_VERSION", "RelatexServer", "create_server"]
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-SERVER_NAME = "relatex"
-SERVER_VERSION = "0.1.0"
-
-FEATURE_MODULES = (
-    "configuration",
-    "sync",
-    "diagnostics",
-    "hover",
-    "completion",
-    "navigation",
-    "code_actions",
-    "generate_action",
-    "commands",
-    "knowledge_base",
+#: The feature modules, in the order they are registered.
+FEATURES = (
+    configuration,
+    sync,
+    diagnostics,
+    hover,
+    completion,
+    navigation,
+    code_actions,
+    generate_action,
+    check_commands,
+    reindex,
+    add_entry,
+    knowledge_base,
 )
 
 
-class RelatexServer(LanguageServer):
-    """The language server with its workspace state."""
+class DiagnosticsPublisher:
+    """The diagnostics feature as the scheduler's :class:`~relatex.server.scheduler.Publisher`."""
 
-    def __init__(self, settings: Settings | None = None, engines: Engines | None = None) -> None:
-        super().__init__(SERVER_NAME, SERVER_VERSION, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
-                         protocol_cls=ConformingProtocol)
-        self.state = WorkspaceState(settings, engines=engines)
-        self.init_options: dict[str, Any] = {}
-        self._reported: set[str] = set()
-        self.analysis_hooks: list[Callable[..., Any]] = []
+    def __init__(self, server: RelatexServer) -> None:
+        self.server = server
 
-    @property
-    def settings(self) -> Settings:
-        return self.state.settings
+    async def analyse(self, root: Path, generation: int) -> None:
+        await diagnostics.analyse(self.server, root, generation)
 
-    def warn(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
-        """Show a message to the user (stderr-logged too)."""
-        log.warning("%s", message)
-        try:
-            self.window_show_message(types.ShowMessageParams(type=kind, message=message))
-        except Exception:  # no client connected (unit use)
-            log.debug("showMessage failed", exc_info=True)
+    def publish_snapshot(self, snapshot: ProjectSnapshot) -> None:
+        diagnostics.publish_snapshot(self.server, snapshot)
 
-    def report_once(self, feature: str, exc: BaseException) -> None:
-        """Log a feature failure; the first time that feature fails, also to the client's log
-        (window/logMessage: the editor's output panel, not a popup)."""
-        log.error("relatex: %s failed: %s\n%s", feature, exc,
-                  "".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
-        if feature not in self._reported:
-            self._reported.add(feature)
-            try:
-                self.window_log_message(types.LogMessageParams(
-                    type=types.MessageType.Error, message=f"relatex: {feature} failed: {exc}"))
-            except Exception:  # no client connected (unit use)
-                log.debug("logMessage failed", exc_info=True)
-
-    def guarded(self, feature: str, default: Any = None) -> Callable[[F], F]:
-        """Decorator: exceptions of a handler are reported once and ``default`` is returned;
-        while it runs, background checks give way (see ``WorkspaceState.yield_to_foreground``)."""
-
-        def wrap(func: F) -> F:
-            if inspect.iscoroutinefunction(func):
-
-                @functools.wraps(func)
-                async def async_wrapper(*args: Any, **kwargs: Any) -> Any:
-                    self.state.mark_foreground()
-                    try:
-                        return await func(*args, **kwargs)
-                    except Exception as exc:
-                        self.report_once(feature, exc)
-                        return default
-
-                return async_wrapper  # type: ignore[return-value]
-
-            @functools.wraps(func)
-            def wrapper(*args: Any, **kwargs: Any) -> Any:
-                self.state.mark_foreground()
-                try:
-                    return func(*args, **kwargs)
-                except Exception as exc:
-                    self.report_once(feature, exc)
-                    return default
-
-            return wrapper  # type: ignore[return-value]
-
-        return wrap
-
-    def report_server_error(self, error: Exception, source: Any) -> None:
-        """A malformed or unanswerable message: logged, never shown (the client got an error response)."""
-        log.error("relatex: server error: %s", error)
+    def publish_standalone_bib(self, path: Path) -> None:
+        diagnostics.publish_standalone_bib(self.server, path)
 
 
 def create_server(settings: Settings | None = None, engines: Engines | None = None) -> RelatexServer:
-    """A server with every feature module registered; ``engines`` (tests pass fakes) default to
-    those built from ``settings``."""
-    import importlib
-
+    """A server with every feature registered; ``engines`` (tests pass fakes) default to those
+    built from ``settings``."""
     server = RelatexServer(settings, engines)
-    for name in FEATURE_MODULES:
-        module = importlib.import_module(f"relatex.server.features.{name}")
-        module.register(server)
+    for feature in FEATURES:
+        feature.register(server)
+    if server.state.scheduler.publisher is None:  # unless the diagnostics feature set its own
+        server.state.scheduler.publisher = DiagnosticsPublisher(server)
 
     @server.feature(types.SHUTDOWN)
     def on_shutdown(*args: object) -> None:
-        from relatex.server.features.checks import shutdown_background
-
-        shutdown_background(server.state)
-        server.state.shutdown()
+        server.state.shutdown()  # the scheduler stops its executors: background work goes stale
 
     return server

@@ -1,7 +1,8 @@
 """The syntax pass of a project: its LaTeX files, its .bib files and the findings of both.
 
-Both front ends call it: the language server after each change (on the overlays of the open
-documents, in its executor) and ``relatex check``. :func:`preview_root` gives the first
+Both front ends call it: the language server after each change (:func:`analyse_root`, on the
+overlays of the open documents, in its executor) and ``relatex check`` (:func:`check_file`, which
+finds the root of a .tex file or checks a .bib file alone). :func:`preview_root` gives the first
 diagnostics of a large project from the keys of its .bib files while they are parsed.
 """
 
@@ -15,11 +16,15 @@ from pathlib import Path
 from relatex.analysis.bib import bib_cache, bibtex
 from relatex.analysis.bib.bibliography_index import bibliography_index
 from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
+from relatex.analysis.cancellation import Cancel
 from relatex.analysis.findings import Finding
 from relatex.analysis.latex import latex_project
-from relatex.analysis.latex.project_model import LatexProject
+from relatex.analysis.latex.latex_root import find_root
+from relatex.analysis.latex.project_model import BibResource, LatexProject
 from relatex.analysis.verification import project_checks
 from relatex.config.settings import Settings
+from relatex.workflows.engines import Engines
+from relatex.workflows.progress import ProgressCallback, no_progress
 
 log = logging.getLogger(__name__)
 
@@ -127,3 +132,83 @@ def preview_root(root: Path, overlays: Mapping[Path, str],
     findings = project_checks.check_citations_against_keys(project, paths, defined)
     texts = {path: source.text for path, source in project.files.items()}
     return tuple(f for f in findings if f.path in texts), texts
+
+
+# -- `relatex check`: one file, found root, whole pass ---------------------------------------
+
+
+class CheckError(Exception):
+    """The check cannot run (no such file, a directory, an unreadable draft); the message says why."""
+
+
+@dataclass(frozen=True)
+class CheckRequest:
+    """Check ``path``: a draft's .tex file (its root is found) or a .bib file on its own.
+    ``max_unused`` caps the unused-entry hints (default: the ``maxUnusedHints`` setting)."""
+
+    path: Path
+    max_unused: int | None = None
+
+
+@dataclass(frozen=True)
+class ProjectCheck:
+    """A loaded project (sources-less for a .bib file alone), its .bib files and its findings."""
+
+    project: LatexProject
+    bibs: Mapping[Path, BibFile]
+    findings: tuple[Finding, ...]
+    texts: Mapping[Path, str]  # text each offset refers to (tex and bib), as checked
+
+    @property
+    def bib_only(self) -> bool:
+        return not self.project.files
+
+
+def is_bib_file(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(".bib") or name.endswith(".bib.gz")
+
+
+def _bib_only_project(path: Path) -> LatexProject:
+    """A project without sources that declares one .bib file."""
+    resource = BibResource(kind="bibliography", path=path, declared_in=path, start=0, end=0, exists=True)
+    return LatexProject(root=path, root_dir=path.parent, files={}, file_order=(), bib_resources=(resource,))
+
+
+def load_sources(request: CheckRequest, settings: Settings) -> tuple[LatexProject, dict[Path, BibFile]]:
+    """The project of ``request.path`` (root found) and its loaded .bib files; raises CheckError."""
+    path = request.path.expanduser()
+    if not path.exists():
+        raise CheckError(f"no such file: {request.path}")
+    if path.is_dir():
+        raise CheckError(f"{request.path} is a directory; give the draft's .tex file or a .bib file")
+    path = path.resolve()
+    if is_bib_file(path):
+        try:
+            bib = bibtex.load_bib_file(path, cache_dir=settings.bib_cache_dir())
+        except OSError as exc:
+            raise CheckError(f"cannot read {request.path}: {exc}") from exc
+        return _bib_only_project(path), {path: bib}
+    try:
+        project = latex_project.load_project(find_root(path))
+    except (FileNotFoundError, OSError) as exc:
+        raise CheckError(f"cannot load the draft {request.path}: {exc}") from exc
+    return project, dict(project_checks.load_bibliographies(project, cache_dir=settings.bib_cache_dir()))
+
+
+def check_file(request: CheckRequest, engines: Engines, cancel: Cancel = None,
+               progress: ProgressCallback = no_progress) -> ProjectCheck:
+    """The syntax pass of ``relatex check``: load, then the project's (or the .bib file's)
+    findings. Raises CheckError when the file cannot be checked."""
+    settings = engines.settings
+    progress(f"checking {request.path}", None)
+    project, bibs = load_sources(request, settings)
+    if not project.files:
+        findings = project_checks.check_bib_files(bibs, settings.bib_cache_dir())
+    else:
+        max_unused = request.max_unused if request.max_unused is not None else settings.max_unused_hints
+        findings = project_checks.check_project(project, bibs, max_unused=max_unused,
+                                                cache_dir=settings.bib_cache_dir())
+    texts: dict[Path, str] = {p: f.text for p, f in project.files.items()}
+    texts.update({p: b.text for p, b in bibs.items()})
+    return ProjectCheck(project, bibs, tuple(findings), texts)

@@ -91,6 +91,13 @@ def human_age(seconds: float | None) -> str:
     return "just now"
 
 
+def knowledge_base_present(settings: Settings) -> bool:
+    """Whether a knowledge base was built where the settings point (or is served by Qdrant): a
+    look at the folder, without opening anything."""
+    kb = settings.knowledge_base
+    return bool(kb.qdrant_url) or (kb.resolved_data_dir() / "records.sqlite").exists()
+
+
 def knowledge_base_status(settings: Settings) -> KnowledgeBaseStatus:
     """Read the knowledge base's metadata without loading vectors or the model."""
     path = settings.knowledge_base.resolved_data_dir()

@@ -1,5 +1,9 @@
 """`relatex check FILE`: findings of a draft (or of one .bib file), as text or JSON.
 
+A front end only: the work is :func:`relatex.workflows.check_project.check_file`, then
+``verify_bibliography`` (``--bib``) and ``check_claims`` (``--claims``) through ``check_bib`` and
+``check_claims``; this module parses arguments and prints.
+
 Text lines are ``file:line:col: severity: message [code]`` (1-based); exit code 1 when there
 are errors, 0 otherwise, 2 when the check cannot run. ``--bib`` verifies entries against
 authorities, ``--fix`` applies corrections, ``--claims`` reports claim support; ``--model``
@@ -19,11 +23,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from relatex.analysis.bib.bibtex import load_bib_file
 from relatex.analysis.bib.bibtex_model import BibFile
 from relatex.analysis.findings import Finding, Severity, finding_text, json_safe
 from relatex.analysis.latex.project_model import BibResource, LatexProject, Section
-from relatex.analysis.verification.project_checks import check_bib_files, check_project, load_bibliographies
+from relatex.server.commands import check_bib, check_claims
+from relatex.workflows.check_project import CheckError, CheckRequest, ProjectCheck, check_file, is_bib_file
 from relatex.workflows.engines import Engines
 
 _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFORMATION: 2, Severity.HINT: 3}
@@ -220,103 +224,49 @@ def format_model(project: LatexProject, bibs: Mapping[Path, BibFile]) -> str:
 # -- running ----------------------------------------------------------------------------------
 
 
-def _is_bib(path: Path) -> bool:
-    name = path.name.lower()
-    return name.endswith(".bib") or name.endswith(".bib.gz")
+def _print_model(check: ProjectCheck, output: str) -> None:
+    if output == "json":
+        print(json.dumps(model_json(check.project, check.bibs), indent=2, ensure_ascii=False))
+    else:
+        print(format_model(check.project, check.bibs))
 
 
-def _bib_only_project(path: Path) -> LatexProject:
-    """A project without sources that declares one .bib file, for ``--bib`` on a .bib alone."""
-    resource = BibResource(kind="bibliography", path=path, declared_in=path, start=0, end=0, exists=True)
-    return LatexProject(root=path, root_dir=path.parent, files={}, file_order=(), bib_resources=(resource,))
-
-
-def _optional(module: str, name: str, flag: str) -> Any:
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError):
-        print(f"relatex check {flag}: not available yet", file=sys.stderr)
-        return None
+def _print_rows(rows: list[dict[str, Any]], metrics: dict[str, Any] | None, output: str) -> None:
+    if output == "json":
+        payload: Any = rows if metrics is None else {"findings": rows, "claims": json_safe(metrics)}
+        print(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        print(format_row(row))
+    for name, value in (metrics or {}).items():
+        print(_metric_line(name, value))
+    counts = {s: sum(1 for r in rows if r["severity"] == s.value) for s in Severity}
+    summary = ", ".join(f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFORMATION else ''}"
+                        for s, n in counts.items() if n)
+    print(f"relatex check: {summary or 'no findings'}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace, engines: Engines) -> int:
-    settings = engines.settings
-    path = Path(args.path).expanduser()
-    if not path.exists():
-        print(f"relatex check: no such file: {args.path}", file=sys.stderr)
+    request = CheckRequest(Path(args.path), args.max_unused)
+    if is_bib_file(request.path) and (args.model or args.claims):
+        print("relatex check: --model and --claims need a .tex draft", file=sys.stderr)
         return 2
-    if path.is_dir():
-        print(f"relatex check: {args.path} is a directory; give the draft's .tex file or a .bib file",
-              file=sys.stderr)
+    try:
+        check = check_file(request, engines)
+    except CheckError as exc:
+        print(f"relatex check: {exc}", file=sys.stderr)
         return 2
-    path = path.resolve()
-    max_unused = args.max_unused if args.max_unused is not None else settings.max_unused_hints
-    want_bib = bool(args.bib or args.fix)
-    texts: dict[Path, str] = {}
-
-    if _is_bib(path):
-        if args.model or args.claims:
-            print("relatex check: --model and --claims need a .tex draft", file=sys.stderr)
-            return 2
-        try:
-            bib = load_bib_file(path, cache_dir=settings.bib_cache_dir())
-        except OSError as exc:
-            print(f"relatex check: cannot read {args.path}: {exc}", file=sys.stderr)
-            return 2
-        bibs = {path: bib}
-        project = _bib_only_project(path)
-        findings = check_bib_files(bibs, settings.bib_cache_dir())
-    else:
-        try:
-            from relatex.analysis.latex.latex_project import find_root, load_project
-        except ImportError:
-            print("relatex check: LaTeX project loading is not available in this build", file=sys.stderr)
-            return 2
-        try:
-            root = find_root(path)
-            project = load_project(root)
-        except (FileNotFoundError, OSError) as exc:
-            print(f"relatex check: cannot load the draft {args.path}: {exc}", file=sys.stderr)
-            return 2
-        bibs = load_bibliographies(project, cache_dir=settings.bib_cache_dir())
-        if args.model:
-            if args.format == "json":
-                print(json.dumps(model_json(project, bibs), indent=2, ensure_ascii=False))
-            else:
-                print(format_model(project, bibs))
-            return 0
-        findings = check_project(project, bibs, max_unused=max_unused, cache_dir=settings.bib_cache_dir())
-        texts.update({p: f.text for p, f in project.files.items()})
-
+    if args.model:
+        _print_model(check, args.format)
+        return 0
+    findings = list(check.findings)
     metrics: dict[str, Any] | None = None
-    if want_bib:
-        bib_findings = _optional("relatex.server.commands.check_bib", "bib_findings", "--bib")
-        if bib_findings is None:
-            return 2
+    if args.bib or args.fix:
         # findings refer to the text as it was checked, also when --fix rewrote entries
-        findings.extend(bib_findings(project, bibs, settings, fix=bool(args.fix)))
+        findings.extend(check_bib.bib_findings(check, engines, fix=bool(args.fix)))
     if args.claims:
-        claim_findings = _optional("relatex.server.commands.check_claims", "claim_findings", "--claims")
-        if claim_findings is None:
-            return 2
-        extra, metrics = claim_findings(project, bibs, settings)
+        extra, metrics = check_claims.claim_findings(check, engines)
         findings.extend(extra)
-    texts.update({p: b.text for p, b in bibs.items()})
-
-    rows = finding_rows(findings, texts)
-    if args.format == "json":
-        payload: Any = rows if metrics is None else {"findings": rows, "claims": json_safe(metrics)}
-        print(json.dumps(payload, indent=2, ensure_ascii=False))
-    else:
-        for row in rows:
-            print(format_row(row))
-        if metrics is not None:
-            for name, value in metrics.items():
-                print(_metric_line(name, value))
-        counts = {s: sum(1 for r in rows if r["severity"] == s.value) for s in Severity}
-        summary = ", ".join(f"{n} {s.value}{'s' if n != 1 and s is not Severity.INFORMATION else ''}"
-                            for s, n in counts.items() if n)
-        print(f"relatex check: {summary or 'no findings'}", file=sys.stderr)
+    rows = finding_rows(findings, check.texts)
+    _print_rows(rows, metrics, args.format)
     return 1 if any(r["severity"] == Severity.ERROR.value for r in rows) else 0

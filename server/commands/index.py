@@ -15,16 +15,11 @@ import time
 from collections import deque
 from pathlib import Path
 from types import FrameType
-from typing import Any
 
-from relatex.config.settings import Settings
-from relatex.retrieval.index_lock import KnowledgeBaseBusy
-from relatex.retrieval.knowledge_base import IndexProgress, IndexSummary
-from relatex.retrieval.sources import open_source
-from relatex.retrieval.sources.base import RecordSource
+from relatex.retrieval.indexing import IndexProgress, IndexSummary
 from relatex.workflows.engines import Engines
-from relatex.workflows.kb_sources import build_sources
-from relatex.workflows.knowledge_bases import open_knowledge_base
+from relatex.workflows.failures import BAD_REQUEST, UseCaseFailed
+from relatex.workflows.index_sources import IndexPlan, IndexRequest, IndexResult, index_sources, plan_index
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -105,46 +100,46 @@ def summary_text(summary: IndexSummary) -> str:
     return "\n".join(lines)
 
 
-def _source_paths(args: argparse.Namespace, settings: Settings) -> list[str]:
-    """The SOURCE arguments, or the current project's bibliographies when none are given."""
-    if args.sources:
-        return list(args.sources)
-    found = [str(path) for path in build_sources(Path.cwd(), settings)]
-    if not found:
-        raise FileNotFoundError(f"no .bib files in {Path.cwd()} and no knowledgeBase.sources configured; "
-                                "give the files to index: relatex index FILE.bib ...")
-    print("relatex index: the project's bibliographies: " + ", ".join(found), file=sys.stderr)
-    return found
+def request_from(args: argparse.Namespace) -> IndexRequest:
+    """The SOURCE arguments, or the current folder's project when none are given."""
+    return IndexRequest(
+        sources=tuple(Path(raw) for raw in args.sources), project_folder=Path.cwd(), source_name=args.name,
+        kind=args.kind, entry_types=tuple((args.types or "").split(",")) if args.types else (), limit=args.limit,
+    )
 
 
-def _sources(args: argparse.Namespace, settings: Settings) -> list[RecordSource]:
-    paths = _source_paths(args, settings)
-    if args.name and len(paths) > 1:
-        raise ValueError("--name needs exactly one SOURCE")
-    result = []
-    for raw in paths:
-        # a project's files are named by their path: another project's references.bib is another source
-        name = args.name if args.sources else raw
-        source = open_source(Path(raw).expanduser(), name=name, kind=args.kind)
-        if args.types and hasattr(source, "entry_types"):
-            source.entry_types = {t.strip().lower() for t in args.types.split(",") if t.strip()}
-        result.append(source.limited(args.limit) if args.limit is not None else source)
-    return result
+def _plan(args: argparse.Namespace, engines: Engines) -> IndexPlan:
+    try:
+        plan = plan_index(request_from(args), engines.settings)
+    except UseCaseFailed as exc:
+        if not args.sources:  # nothing found in the current folder
+            raise UseCaseFailed(f"{exc}; give the files to index: relatex index FILE.bib ...", exc.kind) from exc
+        raise
+    if plan.from_project:
+        print("relatex index: the project's bibliographies: " + ", ".join(str(p) for p in plan.paths),
+              file=sys.stderr)
+    return plan
+
+
+def _index(args: argparse.Namespace, engines: Engines, plan: IndexPlan, cancel: threading.Event) -> IndexResult:
+    lines = [ProgressLine(not args.no_progress)]  # one per source: its own rate and ETA
+
+    def finished(summary: IndexSummary) -> None:
+        lines[-1].done()
+        lines.append(ProgressLine(not args.no_progress))
+        if args.format == "text":
+            print(summary_text(summary), flush=True)
+
+    return index_sources(plan, engines, cancel, batch_size=args.batch_size,
+                         on_batch=lambda batch: lines[-1](batch), on_summary=finished)
 
 
 def run(args: argparse.Namespace, engines: Engines) -> int:
-    settings = engines.settings
     try:
-        sources = _sources(args, settings)
-    except (FileNotFoundError, ValueError) as exc:
+        plan = _plan(args, engines)
+    except UseCaseFailed as exc:
         print(f"relatex index: {exc}", file=sys.stderr)
         return 2
-    try:
-        kb = open_knowledge_base(settings, read_only=False)
-    except (KnowledgeBaseBusy, ValueError, RuntimeError) as exc:
-        print(f"relatex index: {exc}", file=sys.stderr)
-        return 1
-    kb.batch_size = max(1, args.batch_size)
     cancel = threading.Event()
 
     def on_sigint(signum: int, frame: FrameType | None) -> None:
@@ -155,22 +150,11 @@ def run(args: argparse.Namespace, engines: Engines) -> int:
               file=sys.stderr, flush=True)
 
     previous = signal.signal(signal.SIGINT, on_sigint)
-    summaries: list[dict[str, Any]] = []
-    interrupted = False
     try:
-        with kb:
-            for source in sources:
-                total = source.estimate_total()
-                progress = ProgressLine(not args.no_progress)
-                summary = kb.index(source, progress=progress, cancel=cancel, total=total)
-                progress.done()
-                summaries.append(summary.as_dict())
-                if args.format == "text":
-                    print(summary_text(summary), flush=True)
-                if not summary.completed:
-                    interrupted = True
-                    break
-            records = len(kb)
+        result = _index(args, engines, plan, cancel)
+    except UseCaseFailed as exc:
+        print(f"relatex index: {exc}", file=sys.stderr)
+        return 2 if exc.kind == BAD_REQUEST else 1
     except KeyboardInterrupt:
         print("relatex index: aborted; committed batches are kept, run the same command again to resume",
               file=sys.stderr)
@@ -178,10 +162,10 @@ def run(args: argparse.Namespace, engines: Engines) -> int:
     finally:
         signal.signal(signal.SIGINT, previous)
     if args.format == "json":
-        print(json.dumps({"sources": summaries, "records": records}, indent=2))
+        print(json.dumps({"sources": [s.as_dict() for s in result.summaries], "records": result.records}, indent=2))
     else:
-        print(f"knowledge base {settings.knowledge_base.resolved_data_dir()}: {records:,} records")
-    if interrupted:
+        print(f"knowledge base {engines.settings.knowledge_base.resolved_data_dir()}: {result.records:,} records")
+    if not result.completed:
         print("relatex index: interrupted; everything indexed so far is kept, run the same command again "
               "to resume", file=sys.stderr)
         return 130

@@ -8,10 +8,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from relatex.config.settings import Settings
-from relatex.retrieval.expansion import NeighbourSource
-from relatex.retrieval.selection import Selection, SelectionCancelled, SelectionParams, default_sources
+from relatex.retrieval.selection import Selection
 from relatex.workflows.engines import Engines
+from relatex.workflows.failures import UseCaseCancelled, UseCaseFailed
+from relatex.workflows.progress import ProgressCallback
+from relatex.workflows.related_papers import (
+    RelatedRequest,
+    SelectionKnobs,
+    load_draft,
+    related_papers,
+    selection_params,
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,21 +37,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def params_from(args: argparse.Namespace, settings: Settings) -> SelectionParams:
-    """Command-line values override ``settings.graph``."""
-    graph = settings.graph
-
-    def pick(name: str, default: Any) -> Any:
-        value = getattr(args, name, None)
-        return default if value is None else value
-
-    return SelectionParams(
-        breadth=pick("breadth", graph.breadth),
-        depth=pick("depth", graph.depth),
-        diversity=pick("diversity", graph.diversity),
-        hops=pick("hops", graph.hops),
-        landmark_year=pick("landmark_year", graph.landmark_year),
-        alpha=pick("alpha", graph.alpha),
+def knobs_from(args: argparse.Namespace) -> SelectionKnobs:
+    """The selection knobs given on the command line (None: ``settings.graph``)."""
+    return SelectionKnobs(
+        breadth=getattr(args, "breadth", None), depth=getattr(args, "depth", None),
+        diversity=getattr(args, "diversity", None), hops=getattr(args, "hops", None),
+        landmark_year=getattr(args, "landmark_year", None), alpha=getattr(args, "alpha", None),
         per_section=bool(getattr(args, "per_section", False)),
         online_budget_s=float(getattr(args, "online_budget", 20.0)),
     )
@@ -108,74 +106,37 @@ def format_text(selection: Selection, name: str) -> str:
     return "\n".join(lines)
 
 
-def _sources(args: argparse.Namespace, settings: Settings, kb: Any) -> list[NeighbourSource]:
-    from relatex.retrieval.acl_citations import AclCitationIndex, AclCitationSource
+def progress_printer(verbose: int) -> ProgressCallback:
+    """Progress messages on stderr with ``-v``; nothing otherwise."""
 
-    sources: list[NeighbourSource] = default_sources(kb)
-    for path in (*settings.graph.citation_edges, *args.citation_edges):
-        index = AclCitationIndex.load(Path(path))
-        print(f"relatex: {len(index)} citation edges from {path}", file=sys.stderr)
-        sources.append(AclCitationSource(index, kb))
-    return sources
+    def show(message: str, fraction: float | None) -> None:
+        if verbose:
+            print(f"relatex: {message}", file=sys.stderr)
+
+    return show
 
 
 def run(args: argparse.Namespace, engines: Engines) -> int:
-    settings = engines.settings
-    from relatex.analysis.latex.latex_project import find_root, load_project
-    from relatex.analysis.verification.project_checks import load_bibliographies
-    from relatex.retrieval.draft import draft_context
-    from relatex.retrieval.selection import select_papers
-    from relatex.workflows.knowledge_bases import open_knowledge_base
-
+    path = Path(args.tex)
+    knobs = knobs_from(args)
     try:
-        params = params_from(args, settings)
-    except ValueError as exc:
+        selection_params(engines.settings, knobs)
+    except UseCaseFailed as exc:  # a knob out of range
         print(f"relatex related: {exc}", file=sys.stderr)
         return 2
-    path = Path(args.tex).expanduser().resolve()
-    try:
-        project = load_project(find_root(path))
-    except FileNotFoundError:
-        print(f"relatex related: {path} does not exist", file=sys.stderr)
+    try:  # papers found online are added to the knowledge base
+        request = RelatedRequest(load_draft(path), knobs, persist_online=True, citation_edges=tuple(args.citation_edges))
+        result = related_papers(request, engines, progress=progress_printer(args.verbose))
+    except UseCaseFailed as exc:
+        print(f"relatex related: {exc}", file=sys.stderr)
         return 1
-    bibs = load_bibliographies(project)
-    try:  # writable when online: papers found online are added to the knowledge base
-        kb = open_knowledge_base(settings, read_only=not settings.online.enabled)
-    except Exception as exc:  # a missing or locked index must be reported, not a traceback
-        print(f"relatex related: cannot open the knowledge base: {exc}", file=sys.stderr)
-        return 1
-    try:
-        if len(kb) == 0:
-            print("relatex related: the knowledge base is empty; run `relatex index FILE` first", file=sys.stderr)
-            return 1
-        try:
-            sources = _sources(args, settings, kb)
-        except OSError as exc:
-            print(f"relatex related: cannot read citation edges: {exc}", file=sys.stderr)
-            return 1
-        from relatex.retrieval.online_expansion import expander_from_settings
-
-        expander = expander_from_settings(settings, kb, budget_s=params.online_budget_s,
-                                          notify=lambda message: print(message, file=sys.stderr))
-
-        def progress(message: str, fraction: float) -> None:
-            print(f"relatex: {message}", file=sys.stderr)
-
-        draft = draft_context(project, bibs, kb)
-        if not draft.query_text().strip() and not draft.cited:
-            print("relatex related: the draft has no title, abstract, text or citations to start from",
-                  file=sys.stderr)
-            return 1
-        try:
-            selection = select_papers(draft, kb, params, expander, progress=progress if args.verbose else None,
-                                      sources=sources)
-        except SelectionCancelled:
-            print("relatex related: cancelled", file=sys.stderr)
-            return 130
-    finally:
-        kb.close()
+    except UseCaseCancelled:
+        print("relatex related: cancelled", file=sys.stderr)
+        return 130
+    for note in result.notes:
+        print(f"relatex: {note}", file=sys.stderr)
     if args.format == "json":
-        print(json.dumps(selection_to_json(selection), indent=2, ensure_ascii=False))
+        print(json.dumps(selection_to_json(result.selection), indent=2, ensure_ascii=False))
     else:
-        print(format_text(selection, path.name))
+        print(format_text(result.selection, path.name))
     return 0

@@ -6,10 +6,11 @@ import argparse
 import json
 import sys
 
-from relatex.retrieval.knowledge_base import SEARCH_MODES, SearchHit
-from relatex.retrieval.rerank import RERANK_DEPTH, citation_reranker, rerank_hits
+from relatex.retrieval.indexing import SearchHit
+from relatex.retrieval.rerank import RERANK_DEPTH
 from relatex.workflows.engines import Engines
-from relatex.workflows.knowledge_bases import open_knowledge_base
+from relatex.workflows.failures import BAD_REQUEST, UseCaseFailed
+from relatex.workflows.search import SEARCH_MODES, SearchRequest, search
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,26 +45,16 @@ def hit_text(rank: int, hit: SearchHit) -> str:
 
 
 def run(args: argparse.Namespace, engines: Engines) -> int:
-    settings = engines.settings
-    query = " ".join(args.query).strip()
-    if not query:
-        print("relatex search: empty query", file=sys.stderr)
-        return 2
+    request = SearchRequest(" ".join(args.query), k=args.k, mode=args.mode, exclude=tuple(args.exclude),
+                            rerank=args.rerank, rerank_depth=args.rerank_depth)
     try:
-        kb = open_knowledge_base(settings, read_only=True)
-    except (FileNotFoundError, ValueError) as exc:
+        result = search(request, engines)
+    except UseCaseFailed as exc:
         print(f"relatex search: {exc}", file=sys.stderr)
-        return 1
-    with kb:
-        k = max(1, args.k)
-        hits = kb.search(query, k=max(k, args.rerank_depth if args.rerank else k), mode=args.mode, exclude=set(args.exclude))
-        if args.rerank:
-            reranker = citation_reranker(kb)
-            if reranker is None:
-                print("relatex search: the citation model is unavailable; hits are not reranked", file=sys.stderr)
-                hits = hits[:k]
-            else:
-                hits = rerank_hits(kb, query, hits, reranker, k)
+        return 2 if exc.kind == BAD_REQUEST else 1
+    for note in result.notes:
+        print(f"relatex search: {note}", file=sys.stderr)
+    hits = result.hits
     if args.format == "json":
         print(json.dumps([hit_json(i, h) for i, h in enumerate(hits, 1)], ensure_ascii=False, indent=2))
     else:

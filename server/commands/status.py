@@ -15,8 +15,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, engines: Engines) -> int:
     """Exit 0 when the knowledge base exists and is readable, 1 otherwise."""
-    settings = engines.settings
-    status = knowledge_base_status(settings)
+    status = knowledge_base_status(engines.settings)
     if args.format == "json":
         print(json.dumps(status.as_dict(), indent=2))
     else:

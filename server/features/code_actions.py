@@ -10,14 +10,16 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from relatex.analysis.latex.project_boundary import OutsideProjectError
+from relatex.analysis.latex.project_model import Section
+from relatex.server.documents import uri_to_path
 from relatex.server.features.hover import snapshot_for
 from relatex.server.features.knowledge_base import knowledge_base_actions
 from relatex.server.features.quick_fixes import fixes_for
 from relatex.server.features.workspace_edits import build_workspace_edit
-from relatex.server.workspace_state import ProjectSnapshot, optional_module, uri_to_path
+from relatex.workflows.check_project import ProjectSnapshot
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 
@@ -43,12 +45,14 @@ def current_versions(server: RelatexServer, snapshot: ProjectSnapshot, edits: Se
     return versions
 
 
-def related_section_of(snapshot: ProjectSnapshot | None) -> Any:
-    """The draft's existing related-work part, or None."""
-    placement = optional_module("writing.placement")
-    if snapshot is None or snapshot.project is None or placement is None:
+def related_section_of(snapshot: ProjectSnapshot | None) -> tuple[Section, int] | None:
+    """The draft's existing related-work part and how many lines replacing it removes, or None."""
+    if snapshot is None or snapshot.project is None:
         return None
-    return placement.find_related_section(snapshot.project)
+    from relatex.writing.placement import find_related_section, replaced_lines  # heavy: on first use
+
+    existing = find_related_section(snapshot.project)
+    return None if existing is None else (existing, replaced_lines(snapshot.project, existing))
 
 
 def register(server: RelatexServer) -> None:
@@ -92,10 +96,9 @@ def register(server: RelatexServer) -> None:
                 kind=GENERATE_KIND,
                 command=types.Command(title="Generate related work", command=GENERATE_COMMAND, arguments=[uri]),
             ))
-        existing = related_section_of(snapshot)
-        if existing is not None and path.suffix.lower() == ".tex" and wanted(only, REPLACE_KIND):
-            placement = optional_module("writing.placement")
-            removed = placement.replaced_lines(snapshot.project, existing) if placement and snapshot else 0
+        found = related_section_of(snapshot) if path.suffix.lower() == ".tex" and wanted(only, REPLACE_KIND) else None
+        if found is not None:
+            existing, removed = found
             title = (f"Replace existing related work (\"{existing.title}\", {existing.path.name}: "
                      f"removes {removed} lines)")
             actions.append(types.CodeAction(title=title, kind=REPLACE_KIND, command=types.Command(

@@ -3,12 +3,13 @@
 First the draft's .bib keys ranked by BM25 of the surrounding sentence against each entry's
 title, keywords and abstract (plain prefix order until the index is built), then
 knowledge-base papers not yet in the .bib; choosing one of those runs ``relatex.addEntry``,
-which appends its rendered BibTeX entry to the draft's bibliography.
+which appends its rendered BibTeX entry to the draft's bibliography. A reply never waits for the
+knowledge-base search: while it runs (in the executor, once per sentence) the list is marked
+incomplete, and the papers come with the next list the editor asks for.
 """
 
 from __future__ import annotations
 
-import asyncio
 import bisect
 import gc
 import hashlib
@@ -25,23 +26,21 @@ from lsprotocol import types
 from relatex.analysis.bib.bib_cache import LONG_LIVED_ENTRIES
 from relatex.analysis.bib.bibliography_index import bibs_key
 from relatex.analysis.bib.bibtex_model import BibEntry
+from relatex.server.documents import uri_to_path
 from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
 from relatex.server.features.hover import build_card, snapshot_for
-from relatex.server.workspace_state import (
-    ProjectSnapshot,
-    optional_module,
-    text_hash,
-    uri_to_path,
-)
+from relatex.server.workspace_state import text_hash
+from relatex.workflows.check_project import ProjectSnapshot
+from relatex.workflows.search import paper_suggestions
+from relatex.writing.citation_keys import base_key, detect_key_style, unique_key
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 
 MAX_BIB_ITEMS = 100
 MAX_KB_ITEMS = 10
-KB_WAIT_S = 0.015
 #: Items whose card is sent with the list; the others get it on ``completionItem/resolve``.
 INLINE_CARDS = 10
 ADD_ENTRY_COMMAND = "relatex.addEntry"
@@ -72,10 +71,7 @@ class KeyRanker:
         clashing = self.by_prefix(base, 10_000)
         if base.lower() not in {k.lower() for k in clashing}:
             return base
-        keys_module = optional_module("writing.citation_keys")
-        if keys_module is None:
-            return f"{base}-{len(clashing) + 1}"
-        return str(keys_module.unique_key(base, set(clashing), self.style))
+        return str(unique_key(base, set(clashing), self.style))
 
     def by_prefix(self, prefix: str, limit: int) -> list[str]:
         low = prefix.lower()
@@ -134,8 +130,7 @@ def ranker_for(snapshot: ProjectSnapshot) -> KeyRanker:
     if ranker is None:
         entries = snapshot.entries_by_key()
         keys = list(entries)
-        keys_module = optional_module("writing.citation_keys")
-        style = keys_module.detect_key_style(keys[:5000]) if keys_module is not None else ""
+        style = detect_key_style(keys[:5000])
         ranker = KeyRanker(signature, keys, sorted((k.lower(), k) for k in keys), style=style,
                            dois=frozenset(e.doi.lower() for e in entries.values() if e.doi))
         if len(_rankers) > 4:
@@ -169,9 +164,8 @@ def build_index(snapshot: ProjectSnapshot, cache_dir: Path | None = None) -> Non
     if ranker.index is not None or ranker.building:
         return
     ranker.building = True
-    lexical = optional_module("retrieval.lexical")
-    if lexical is None:
-        return
+    from relatex.retrieval.lexical import LexicalIndex  # background work: imported on first use
+
     entries = snapshot.entries_by_key()
     stored = None
     if cache_dir is not None and len(entries) >= PERSIST_MIN_KEYS:
@@ -179,12 +173,12 @@ def build_index(snapshot: ProjectSnapshot, cache_dir: Path | None = None) -> Non
         stored = cache_dir / f"keys-bm25-{digest}"
         if (stored / "ids.json").is_file():
             try:
-                ranker.index = lexical.LexicalIndex.load(stored)
+                ranker.index = LexicalIndex.load(stored)
             except Exception as exc:  # a damaged cache is rebuilt
                 log.warning("completion index cache %s unreadable (%s); rebuilding", stored, exc)
     if ranker.index is None:
         with_abstract = len(entries) <= LARGE_BIBLIOGRAPHY
-        ranker.index = lexical.LexicalIndex.build((key, _entry_text(entry, with_abstract))
+        ranker.index = LexicalIndex.build((key, _entry_text(entry, with_abstract))
                                                   for key, entry in entries.items())
         if stored is not None:
             _store(ranker.index, stored)
@@ -220,15 +214,7 @@ class KbSuggestions:
         if future is None:
             state = server.state
 
-            def search() -> list[Any]:
-                kb = state.knowledge_base()
-                if kb is None or not sentence.strip():
-                    return []
-                with state.kb_lock:
-                    hits = kb.search(sentence, k=MAX_KB_ITEMS * 3)
-                return [hit.record for hit in hits]
-
-            future = state.executor.submit(search)
+            future = state.executor.submit(paper_suggestions, sentence, state.engines, MAX_KB_ITEMS * 3)
             self.pending[digest] = future
 
             def done(fut: Future[list[Any]]) -> None:
@@ -294,7 +280,6 @@ def resolve_item(server: RelatexServer, item: types.CompletionItem) -> types.Com
 def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, rng: types.Range,
              prefix: str) -> list[types.CompletionItem]:
     """Knowledge-base papers not yet in the .bib, each adding its entry when chosen."""
-    keys_module = optional_module("writing.citation_keys")
     items: list[types.CompletionItem] = []
     proposed: set[str] = set()
     for record in records:
@@ -302,10 +287,7 @@ def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, rng: types.Ran
             break
         if record.doi and record.doi.lower() in ranker.dois:
             continue
-        if keys_module is not None:
-            key = ranker.unique(keys_module.base_key(record, ranker.style))
-        else:
-            key = ranker.unique((record.first_author_surname().lower() or "paper") + str(record.year or ""))
+        key = ranker.unique(base_key(record, ranker.style))
         if key in proposed:
             continue
         proposed.add(key)
@@ -369,11 +351,7 @@ def register(server: RelatexServer) -> None:
         items = bib_items(keys, snapshot, rng, ranker, uri)
         records, pending = suggestions.lookup(server, sentence)
         if records is None and pending is not None:
-            try:
-                records = await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(pending)), KB_WAIT_S)
-            except TimeoutError:
-                records = None
-                cut = True
+            cut = True  # the knowledge-base papers come with the next list the editor asks for
         items.extend(kb_items(records or [], ranker, uri, rng, ctx.prefix))
         return types.CompletionList(is_incomplete=cut or not indexed, items=items)
 

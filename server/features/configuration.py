@@ -12,9 +12,11 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from relatex.config.settings import load_settings
+from relatex.server.features.knowledge_base import start_loading
+from relatex.server.features.sync import reanalyse_all
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +75,6 @@ def register(server: RelatexServer) -> None:
     @server.feature(types.INITIALIZED)
     async def on_initialized(params: types.InitializedParams) -> None:
         await refresh_settings(server)
-        from relatex.server.features.knowledge_base import start_loading
-
         start_loading(server)
         if _supports_dynamic_watch(server):
             watchers = [types.FileSystemWatcher(glob_pattern=glob) for glob in WATCH_GLOBS]
@@ -96,9 +96,6 @@ def register(server: RelatexServer) -> None:
         if isinstance(params.settings, dict) and not _supports_configuration(server):
             server.init_options = {**server.init_options, **params.settings.get("relatex", params.settings)}
         await refresh_settings(server)
-        from relatex.server.features.knowledge_base import start_loading
-        from relatex.server.features.sync import reanalyse_all
-
         if not server.state.kb_loaded:  # another knowledge base was configured: load it now
             start_loading(server)
         reanalyse_all(server)

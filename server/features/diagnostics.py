@@ -13,15 +13,17 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.analysis.finding_limits import cap_per_file, oversized_document, utf8_size
 from relatex.analysis.findings import Code, Finding, Severity, finding_text, json_safe
 from relatex.analysis.text_files import read_text
+from relatex.server.documents import path_to_uri
+from relatex.server.features.checks import carry_over, start_background_checks
 from relatex.server.positions import mapper_for_file
-from relatex.server.workspace_state import optional_module, path_to_uri
 from relatex.workflows.check_project import ProjectSnapshot, analyse_root, preview_root
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 
@@ -186,8 +188,6 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     if snapshot.error is not None and snapshot.project is None:
         log.warning("relatex: cannot analyse %s: %s", root, snapshot.error)
         return
-    from relatex.server.features.checks import carry_over, start_background_checks
-
     carried = carry_over(state.background.get(root), state.snapshots.get(root), snapshot)
     if carried is not None:
         state.background[root] = carried
@@ -235,11 +235,10 @@ async def _preview(server: RelatexServer, root: Path, generation: int) -> None:
 
 def publish_standalone_bib(server: RelatexServer, path: Path) -> None:
     """Parse findings of a .bib file that no open project uses."""
-    bibtex = optional_module("analysis.bib.bibtex")
     text = server.state.text_of(path)
-    if bibtex is None or text is None:
+    if text is None:
         return
-    bib = bibtex.parse_bib_text(text, path)
+    bib = parse_bib_text(text, path)
     publish(server, path, diagnostics_by_file(bib.findings, {path: text}, [path]))
 
 

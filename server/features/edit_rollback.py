@@ -20,7 +20,7 @@ from relatex.analysis.edits import TextEdit, apply_edits
 from relatex.server.features.workspace_edits import build_workspace_edit
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 

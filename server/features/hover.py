@@ -15,13 +15,15 @@ from lsprotocol import types
 
 from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.retrieval.records import PaperRecord
+from relatex.server.documents import uri_to_path
 from relatex.server.features.cite_scan import KeyAt, bib_key_at, cite_key_at
 from relatex.server.features.markup import markup_for
 from relatex.server.positions import PositionMapper
-from relatex.server.workspace_state import BackgroundResults, ProjectSnapshot, uri_to_path
+from relatex.server.roots import BackgroundResults
+from relatex.workflows.check_project import ProjectSnapshot
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 CONTRIBUTION = re.compile(
     r"\b(we|this (paper|work|article|study)|our|here)\b[^.]*\b(propos|present|introduc|describ|develop|show|"
@@ -146,14 +148,8 @@ def support_for(background: BackgroundResults | None, snapshot: ProjectSnapshot,
 
 
 def snapshot_for(server: RelatexServer, path: Path) -> ProjectSnapshot | None:
-    state = server.state
-    root = state.root_of.get(path)
-    if root is not None and root in state.snapshots:
-        return state.snapshots[root]
-    for snapshot in state.snapshots.values():
-        if path in snapshot.files():
-            return snapshot
-    return None
+    """The latest snapshot of a project that contains ``path``."""
+    return server.state.roots.snapshot_for(path)
 
 
 def key_at_cursor(snapshot: ProjectSnapshot | None, path: Path, text: str, offset: int) -> KeyAt | None:
@@ -183,13 +179,13 @@ def card_for(server: RelatexServer, path: Path, text: str, offset: int) -> tuple
         return None
     key = key_at.key
     entry = snapshot.entries_by_key().get(key)
-    background = server.state.background.get(snapshot.root)
+    background = server.state.roots.background.get(snapshot.root)
     record = background.records.get(key) if background else None
     verdict = background.verdicts.get(key) if background else None
     support = None if is_bib else support_for(background, snapshot, path, offset, text, key)
     # the model's summary (cached by the background pass) only while a model is configured
     use_llm = record is not None and server.settings.llm.provider != "none"
-    llm_summary = server.state.summary_cache.get(record.id) if record is not None and use_llm else None
+    llm_summary = server.state.caches.summaries.get(record.id) if record is not None and use_llm else None
     return build_card(key, entry, record, verdict, support, llm_summary), key_at
 
 

@@ -19,14 +19,21 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from relatex.server.documents import uri_to_path
 from relatex.server.features.checks import background_executor
 from relatex.server.features.progress import ProgressTask
-from relatex.server.workspace_state import uri_to_path
-from relatex.workflows.kb_sources import build_sources
-from relatex.workflows.kb_status import describe, knowledge_base_status, missing_message
+from relatex.workflows.failures import UseCaseFailed
+from relatex.workflows.index_sources import IndexPlan, IndexRequest, index_sources, plan_index
+from relatex.workflows.kb_status import (
+    describe,
+    knowledge_base_present,
+    knowledge_base_status,
+    missing_message,
+)
+from relatex.workflows.progress import ProgressCallback
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 
@@ -107,51 +114,54 @@ def project_folder(server: RelatexServer, uri: str | None) -> Path:
     return Path(root_path) if root_path else Path.cwd()
 
 
+def task_progress(task: ProgressTask, low: float = 0.0, high: float = 1.0) -> ProgressCallback:
+    """A use case's progress callback reporting to ``task`` in ``[low, high]`` (a message without
+    a fraction keeps the bar where it is)."""
+    last = [low]
+
+    def report(message: str, fraction: float | None) -> None:
+        if fraction is not None:
+            last[0] = max(last[0], low + (high - low) * max(0.0, min(1.0, fraction)))
+        task.report(message, last[0])
+
+    return report
+
+
+def index_plan(server: RelatexServer, task: ProgressTask, plan: IndexPlan) -> dict[str, Any]:
+    """Index a planned set of sources (runs in the executor) and say what was done."""
+    state = server.state
+    state.reset_knowledge_base()
+    result = index_sources(plan, state.engines, task.cancelled, task_progress(task))
+    state.reset_knowledge_base()
+    return {"sources": [str(p) for p in plan.paths], "added": result.added, "records": result.records,
+            "completed": result.completed and not task.cancelled()}
+
+
 def index_paths(server: RelatexServer, task: ProgressTask, paths: list[Path], by_path: bool = True) -> dict[str, Any]:
     """Index ``paths`` into the configured knowledge base (runs in the executor). With ``by_path``
     each source is named by its path (as ``relatex index`` does in a project folder), so that
     another project's ``references.bib`` is another source and removes nothing of this one."""
-    from relatex.retrieval.sources import open_source
-    from relatex.workflows.knowledge_bases import open_knowledge_base
-
-    state = server.state
-    state.reset_knowledge_base()
-    added = records = 0
-    completed = True
-    with state.kb_lock:
-        kb = open_knowledge_base(server.settings, read_only=False)
-        try:
-            for number, path in enumerate(paths):
-                task.check()
-                progress = task.sub(number / len(paths), (number + 1) / len(paths), path.name)
-                source = open_source(path, name=str(path) if by_path else None)
-                summary = kb.index(source, progress=progress, cancel=task.cancelled)
-                added += summary.added
-                completed = completed and summary.completed
-            records = len(kb)
-        finally:
-            kb.close()
-    state.reset_knowledge_base()
-    return {"sources": [str(p) for p in paths], "added": added, "records": records,
-            "completed": completed and not task.cancelled()}
+    plan = plan_index(IndexRequest(sources=tuple(paths), name_by_path=by_path), server.settings)
+    return index_plan(server, task, plan)
 
 
 async def build_command(server: RelatexServer, uri: str | None) -> dict[str, Any]:
     """Build (or update) the knowledge base from the project; reload it and re-check the drafts."""
     state = server.state
     folder = project_folder(server, uri)
+    request = IndexRequest(project_folder=folder, overlays=state.overlays())
     async with ProgressTask(server, "relatex: building the knowledge base") as task:
-        paths = await state.run(build_sources, folder, server.settings, state.overlays())
-        if not paths:
-            message = (f"no .bib files in {folder} and no knowledgeBase.sources configured: "
-                       "nothing to build the knowledge base from")
-            task.outcome = "failed: no .bib files"
+        try:
+            plan: IndexPlan = await state.run(plan_index, request, server.settings)
+        except UseCaseFailed as exc:
+            message = f"cannot build the knowledge base: {exc}"
+            task.outcome = f"failed: {exc}"
             server.warn(f"relatex: {message}")
             return {"completed": False, "error": message}
-        result: dict[str, Any] = await state.run(index_paths, server, task, paths)
+        result: dict[str, Any] = await state.run(index_plan, server, task, plan)
         if not result["completed"]:
             task.outcome = "cancelled; what was indexed is kept"
-    server.warn(f"relatex: knowledge base built from {len(paths)} file(s): {result['records']:,} records"
+    server.warn(f"relatex: knowledge base built from {len(plan.paths)} file(s): {result['records']:,} records"
                 if result["completed"] else "relatex: building the knowledge base was cancelled; run it again "
                 "to resume", types.MessageType.Info)
     from relatex.server.features.sync import reanalyse_all
@@ -163,10 +173,7 @@ async def build_command(server: RelatexServer, uri: str | None) -> dict[str, Any
 
 def knowledge_base_actions(server: RelatexServer, uri: str) -> list[types.CodeAction]:
     """"Build knowledge base from this project" while none exists (or it cannot be opened)."""
-    if server.state.kb_loaded:
-        return []
-    data_dir = server.settings.knowledge_base.resolved_data_dir()
-    if server.settings.knowledge_base.qdrant_url or (data_dir / "records.sqlite").exists():
+    if server.state.kb_loaded or knowledge_base_present(server.settings):
         return []
     return [types.CodeAction(title=BUILD_TITLE, kind=BUILD_KIND,
                              command=types.Command(title=BUILD_TITLE, command=BUILD_COMMAND, arguments=[uri]))]

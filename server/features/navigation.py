@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from relatex.analysis.latex.project_model import Section
+from relatex.server.documents import path_to_uri, uri_to_path
 from relatex.server.features.cite_scan import KeyAt
 from relatex.server.features.hover import key_at_cursor, snapshot_for
 from relatex.server.positions import PositionMapper, mapper_for_file
-from relatex.server.workspace_state import ProjectSnapshot, path_to_uri, uri_to_path
+from relatex.workflows.check_project import ProjectSnapshot
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 def mapper_for(snapshot: ProjectSnapshot, path: Path) -> PositionMapper:
     """A position mapper for the text the snapshot's offsets refer to (cached per text)."""

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 

@@ -17,10 +17,19 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from relatex.analysis.bib import bib_edits
+from relatex.analysis.bib.bib_identity import same_work
 from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
+from relatex.analysis.claims.claim_support import SupportJudge
+from relatex.analysis.claims.evidence import paper_evidence
+from relatex.analysis.edits import TextEdit
 from relatex.analysis.findings import Code
+from relatex.analysis.verification.bib_findings import correction_edit
 from relatex.retrieval.records import PaperRecord, normalise_doi
-from relatex.server.workspace_state import ProjectSnapshot, WorkspaceState, optional_module
+from relatex.server.workspace_state import WorkspaceState
+from relatex.workflows.check_project import ProjectSnapshot
+from relatex.writing import citation_keys
+from relatex.writing.bibtex_render import render_entry
 
 log = logging.getLogger(__name__)
 
@@ -35,18 +44,9 @@ def short_title(title: str, limit: int) -> str:
     cut = title[:limit].rsplit(" ", 1)[0] if " " in title[:limit] else title[:limit]
     return cut.rstrip(" ,;:.-") + "…"
 
-def edits_module() -> Any:
-    module = optional_module("analysis.bib.bib_edits")
-    if module is None:
-        raise RuntimeError("BibTeX editing (relatex.analysis.bib.bib_edits) is not available")
-    return module
 
-
-def text_edit(path: Path, start: int, end: int, new_text: str) -> Any:
-    module = optional_module("analysis.edits")
-    if module is None:
-        raise RuntimeError("text edits (relatex.analysis.edits) are not available")
-    return module.TextEdit(path, start, end, new_text)
+def text_edit(path: Path, start: int, end: int, new_text: str) -> TextEdit:
+    return TextEdit(path, start, end, new_text)
 
 
 def target_bib(snapshot: ProjectSnapshot) -> BibFile | None:
@@ -60,28 +60,13 @@ def target_bib(snapshot: ProjectSnapshot) -> BibFile | None:
 
 
 def new_key_for(record: PaperRecord, snapshot: ProjectSnapshot) -> str:
-    keys = optional_module("writing.citation_keys")
     taken = set(snapshot.entries_by_key())
-    if keys is None:
-        base = re.sub(r"[^a-z]", "", record.first_author_surname().lower()) or "paper"
-        key = f"{base}{record.year or ''}"
-        suffix = 1
-        while key in taken:
-            suffix += 1
-            key = f"{base}{record.year or ''}-{suffix}"
-        return key
-    style = keys.detect_key_style(list(taken))
-    return str(keys.unique_key(keys.base_key(record, style), taken, style))
+    style = citation_keys.detect_key_style(list(taken))
+    return str(citation_keys.unique_key(citation_keys.base_key(record, style), taken, style))
 
 
 def render(record: PaperRecord, key: str) -> str:
-    module = optional_module("writing.bibtex_render")
-    if module is not None:
-        return str(module.render_entry(record, key))
-    fields = {"title": record.title, "author": " and ".join(record.authors), "year": str(record.year or "")}
-    if record.doi:
-        fields["doi"] = record.doi
-    return str(edits_module().format_entry(record.bibtex_type or "article", key, fields))
+    return str(render_entry(record, key))
 
 
 def add_entry_edits(snapshot: ProjectSnapshot, record: PaperRecord, key: str) -> list[Any]:
@@ -89,7 +74,7 @@ def add_entry_edits(snapshot: ProjectSnapshot, record: PaperRecord, key: str) ->
     entry_text = render(record, key)
     bib = target_bib(snapshot)
     if bib is not None:
-        return [edits_module().append_entry_edit(bib, entry_text)]
+        return [bib_edits.append_entry_edit(bib, entry_text)]
     if snapshot.project is None:
         raise RuntimeError("no project to add the entry to")
     return new_bibliography_edits(snapshot, entry_text)
@@ -164,8 +149,6 @@ def merge_entries(entries: Sequence[BibEntry]) -> tuple[BibEntry, dict[str, str]
 
 def duplicate_fix(snapshot: ProjectSnapshot, data: Mapping[str, Any], code: Code) -> tuple[str, list[Any]] | None:
     """Merge duplicates into the first entry; rename citations of the removed keys."""
-    module = edits_module()
-    identity = optional_module("analysis.bib.bib_identity")
     all_entries = [e for bib in snapshot.bibs.values() for e in bib.entries]
     key = key_of_diagnostic(data, snapshot)
     path = Path(str(data.get("path", "")))
@@ -182,7 +165,7 @@ def duplicate_fix(snapshot: ProjectSnapshot, data: Mapping[str, Any], code: Code
         listed = data.get("other_keys")
         others = {str(k) for k in listed} if isinstance(listed, list) else set()
         group = [e for e in all_entries if e.key in others or e is anchor or
-                 (identity is not None and e.key != anchor.key and identity.same_work(e, anchor))]
+                 (e.key != anchor.key and same_work(e, anchor))]
         group = list({(e.path, e.start): e for e in group}.values())
     group.sort(key=lambda e: (str(e.path), e.start))
     if len(group) < 2:
@@ -191,9 +174,9 @@ def duplicate_fix(snapshot: ProjectSnapshot, data: Mapping[str, Any], code: Code
     edits: list[Any] = []
     if added:
         fields = {**kept.fields, **added}
-        edits.append(module.replace_entry_edit(kept, module.format_entry(kept.entry_type, kept.key, fields)))
+        edits.append(bib_edits.replace_entry_edit(kept, bib_edits.format_entry(kept.entry_type, kept.key, fields)))
     for other in group[1:]:
-        edits.append(module.remove_entry_edit(other))
+        edits.append(bib_edits.remove_entry_edit(other))
     renamed = {e.key for e in group[1:] if e.key != kept.key}
     if renamed and snapshot.project is not None:
         for site in snapshot.project.citations:
@@ -206,15 +189,14 @@ def duplicate_fix(snapshot: ProjectSnapshot, data: Mapping[str, Any], code: Code
 
 
 def correction_fix(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[str, Any]) -> tuple[str, list[Any]] | None:
-    module = optional_module("analysis.verification.bib_verification")
     key = key_of_diagnostic(data, snapshot)
     background = state.background.get(snapshot.root)
-    if module is None or key is None or background is None or key not in background.verdicts:
+    if key is None or background is None or key not in background.verdicts:
         return None
     entry = snapshot.entries_by_key().get(key)
     if entry is None:
         return None
-    edit = module.correction_edit(entry, background.verdicts[key])
+    edit = correction_edit(entry, background.verdicts[key])
     if edit is None:
         return None
     source = ""
@@ -245,23 +227,29 @@ def better_citations(state: WorkspaceState, snapshot: ProjectSnapshot, claim: st
     return scored
 
 
+def _judge(state: WorkspaceState) -> SupportJudge | None:
+    """The engines' claim judge (None, logged, when it cannot be built)."""
+    try:
+        return state.engines.judge()
+    except Exception as exc:
+        log.warning("claim judge unavailable: %s", exc)
+        return None
+
+
 def claim_fixes(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
     """Replace the unsupported key (single-key citations) or add a better-supported one."""
-    from relatex.server.features.checks import make_judge
-
-    evidence = optional_module("analysis.claims.evidence")
     claim = str(data.get("claim") or "")
     keys = [str(k) for k in data.get("keys", [])]
     path = Path(str(data.get("path", "")))
     cite_start, cite_end = data.get("cite_start"), data.get("cite_end")
-    if not claim or not keys or evidence is None or not isinstance(cite_start, int) or not isinstance(cite_end, int):
+    if not claim or not keys or not isinstance(cite_start, int) or not isinstance(cite_end, int):
         return []
 
     def evidence_for(key: str, record: PaperRecord) -> Any:
-        return evidence.paper_evidence(key, record.id, record.abstract, title=record.title,
+        return paper_evidence(key, record.id, record.abstract, title=record.title,
                                        full_text=record.full_text, authors=record.authors)
 
-    candidates = better_citations(state, snapshot, claim, keys, make_judge(state), evidence_for)
+    candidates = better_citations(state, snapshot, claim, keys, _judge(state), evidence_for)
     text = snapshot.texts.get(path, "")
     site = text[cite_start:cite_end]
     brace = site.rfind("{")

@@ -16,11 +16,11 @@ from lsprotocol import types
 
 from relatex.analysis.latex.project_boundary import check_writable
 from relatex.analysis.text_files import dominant_newline, with_newlines
+from relatex.server.documents import path_to_uri
 from relatex.server.positions import mapper_for_file
-from relatex.server.workspace_state import path_to_uri
 
 if TYPE_CHECKING:
-    from relatex.server.lsp_server import RelatexServer
+    from relatex.server.language_server import RelatexServer
 
 log = logging.getLogger(__name__)
 

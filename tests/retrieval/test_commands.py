@@ -78,8 +78,14 @@ def _index_cmd(lib: Path) -> list[str]:
     return [sys.executable, "-m", "relatex.server.cli", "index", str(lib), "--name", "lib", "--batch-size", "25"]
 
 
+#: Records of the killed run: enough that an idle machine (thousands of records/s with the hashing
+#: embedder, a progress line every 0.5 s) is still indexing when the first line past 200 comes.
+KILLED_RUN_RECORDS = 12_000
+
+
 def test_sigkill_mid_run_then_resume(tmp_path: Path) -> None:
-    lib = write_library(tmp_path / "lib.bib", list(range(1500)))
+    total = KILLED_RUN_RECORDS
+    lib = write_library(tmp_path / "lib.bib", list(range(total)))
     env = _env(tmp_path)
     proc = subprocess.Popen(_index_cmd(lib), env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
     assert proc.stderr is not None
@@ -102,10 +108,10 @@ def test_sigkill_mid_run_then_resume(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)["sources"][0]
     assert summary["unchanged"] >= processed - 25  # committed batches are not redone
-    assert summary["added"] + summary["unchanged"] == 1500 and summary["added"] == summary["embedded"]
+    assert summary["added"] + summary["unchanged"] == total and summary["added"] == summary["embedded"]
     with KnowledgeBase.open(tmp_path / "data" / "test", embedder=HashingEmbedder(64)) as kb:
-        assert len(kb) == 1500 and kb.stats()["vectors"] == 1500
-        assert len({r.id for r in kb.iter_records()}) == 1500
+        assert len(kb) == total and kb.stats()["vectors"] == total
+        assert len({r.id for r in kb.iter_records()}) == total
 
 
 def test_second_writer_gets_a_clear_message(tmp_path: Path) -> None:

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-import sys
-import types
 from pathlib import Path
 
 import pytest
 
 from relatex.server.cli import main
+from relatex.server.commands import check_bib, check_claims
 
 REPO = Path(__file__).resolve().parents[2]
 BROKEN = REPO / "tests" / "fixtures" / "analysis" / "broken_demo"
@@ -124,39 +123,27 @@ def test_model_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert model["nocite_keys"] == []
 
 
-def test_bib_and_claims_report_when_unavailable(monkeypatch: pytest.MonkeyPatch,
-                                                capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "relatex.server.commands.check_bib", None)
-    monkeypatch.setitem(sys.modules, "relatex.server.commands.check_claims", None)
-    assert main(["check", "--bib", "examples/demo/main.tex"]) == 2
-    assert "relatex check --bib: not available yet" in capsys.readouterr().err
-    assert main(["check", "--claims", "examples/demo/main.tex"]) == 2
-    assert "relatex check --claims: not available yet" in capsys.readouterr().err
-
-
 def test_bib_and_claims_results_are_merged(monkeypatch: pytest.MonkeyPatch,
                                            capsys: pytest.CaptureFixture[str]) -> None:
     from relatex.analysis.findings import Code, Finding, Severity
 
     calls: list[tuple[str, object]] = []
 
-    def bib_findings(project, bibs, settings, fix):  # type: ignore[no-untyped-def]
+    def bib_findings(check, engines, fix):  # type: ignore[no-untyped-def]
         calls.append(("bib", fix))
-        entry = next(iter(bibs.values())).entries[0]
+        entry = next(iter(check.bibs.values())).entries[0]
         return [Finding(Code.BIB_MISMATCH, Severity.WARNING, "year differs", entry.path,
                         entry.key_start, entry.key_end, {"key": entry.key})]
 
-    def claim_findings(project, bibs, settings):  # type: ignore[no-untyped-def]
+    def claim_findings(check, engines):  # type: ignore[no-untyped-def]
         calls.append(("claims", None))
-        claim = project.claims[0]
+        claim = check.project.claims[0]
         finding = Finding(Code.CLAIM_NOT_SUPPORTED, Severity.WARNING, "not supported", claim.path,
                           claim.cite_start, claim.cite_end, {"keys": list(claim.keys)})
         return [finding], {"citation_recall": 0.75, "citation_precision": 0.5}
 
-    monkeypatch.setitem(sys.modules, "relatex.server.commands.check_bib",
-                        types.SimpleNamespace(bib_findings=bib_findings))
-    monkeypatch.setitem(sys.modules, "relatex.server.commands.check_claims",
-                        types.SimpleNamespace(claim_findings=claim_findings))
+    monkeypatch.setattr(check_bib, "bib_findings", bib_findings)
+    monkeypatch.setattr(check_claims, "claim_findings", claim_findings)
     assert main(["check", "--fix", "--claims", "examples/demo/main.tex"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert calls == [("bib", True), ("claims", None)]

@@ -14,12 +14,14 @@ import pytest
 from relatex.analysis.claims.claim_support import UNKNOWN, SupportVerdict, VerdictCache
 from relatex.analysis.claims.evidence import Evidence
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge
-from relatex.analysis.findings import Code, Severity
-from relatex.analysis.latex.latex_project import load_project
-from relatex.analysis.verification.project_checks import load_bibliographies
+from relatex.analysis.findings import Code, Finding, Severity
 from relatex.config.settings import Settings, load_settings
 from relatex.server.cli import main
-from relatex.server.commands.check_claims import claim_findings, evidence_source, make_judge
+from relatex.server.commands import check_claims
+from relatex.server.commands.check_claims import make_judge
+from relatex.workflows.check_claims import evidence_source
+from relatex.workflows.check_project import CheckRequest, ProjectCheck, check_file
+from relatex.workflows.engines import UNSET, EngineOverrides, Engines
 
 DRAFT = Path(__file__).resolve().parents[1] / "fixtures" / "claims" / "draft"
 MIKOLOV_RECORD = """@inproceedings{mikolov-kb,
@@ -49,8 +51,19 @@ def draft(tmp_path: Path) -> Path:
 
 
 def load(draft: Path) -> tuple[Any, Any]:
-    project = load_project((draft / "main.tex").resolve())
-    return project, load_bibliographies(project)
+    check = check_file(CheckRequest(draft / "main.tex"), Engines())
+    return check.project, check.bibs
+
+
+def claim_findings(project: Any, bibs: Any, settings: Settings,
+                   judge: Any = UNSET) -> tuple[list[Finding], dict[str, Any]]:
+    """What `relatex check --claims` reports, through the command's own call."""
+    check = ProjectCheck(project, bibs, (), {})
+    engines = Engines(settings, EngineOverrides(judge=judge))
+    try:
+        return check_claims.claim_findings(check, engines)
+    finally:
+        engines.close()
 
 
 def test_findings_sit_on_the_citation_and_quote_the_evidence(draft: Path, tmp_path: Path) -> None:

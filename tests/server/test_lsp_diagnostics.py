@@ -87,7 +87,7 @@ async def test_unused_hints_are_capped(start_editor: StartEditor, demo: Path) ->
     assert len([d for d in of(diagnostics, "unused-entry") if "spare" in d.message]) <= 2
 
 
-async def test_claim_support_verdicts_on_the_cited_sentence(start_editor: StartEditor, demo: Path) -> None:
+async def test_claim_support_verdicts_on_the_citation(start_editor: StartEditor, demo: Path) -> None:
     editor = await start_editor(demo)
     uri = editor.open(demo / "main.tex")
     diagnostics = await editor.diagnostics(
@@ -96,6 +96,9 @@ async def test_claim_support_verdicts_on_the_cited_sentence(start_editor: StartE
     [flagged] = [d for d in of(diagnostics, "claim-not-supported") if "Graph neural" in str((d.data or {}).get("claim"))]
     assert flagged.source == "relatex"
     assert flagged.severity == types.DiagnosticSeverity.Warning
-    assert "robertson2009probabilistic" in flagged.message and "best evidence" in flagged.message
+    # the finding sits on the citation command, with the CLI's message (workflows.claim_findings)
+    assert "(robertson2009probabilistic) does not appear to support" in flagged.message
+    assert "closest evidence in robertson2009probabilistic" in flagged.message
     assert isinstance(flagged.data, dict) and flagged.data["keys"] == ["robertson2009probabilistic"]
-    assert editor.text(uri).splitlines()[flagged.range.start.line][flagged.range.start.character:].startswith("Graph")
+    assert covered(editor.text(uri), flagged).startswith("\\cite")
+    assert covered(editor.text(uri), flagged).endswith("{robertson2009probabilistic}")
