@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_embedders import CachedEmbedder, make_embedder
 from citation_data import DEFAULT_DATA, ROOT, SPLIT_RULE, Doc, cited_by_citing, load_scisummnet
-from claim_support import evidence_of, load_acm, neighbours, strip_author_year
+from claim_data import evidence_of, load_acm, neighbours, strip_author_year
 from judge_fitting import auroc, fit_logistic
 from splits import half_of
 

@@ -34,7 +34,7 @@ from pytest_lsp import LanguageClient, client_capabilities
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.lsp_client import position, start_client, stop_client, summary, timed  # noqa: E402
+from bench.lsp_client import answered, position, start_client, stop_client, summary, timed  # noqa: E402
 from bench.make_thesis import make_thesis  # noqa: E402
 
 ACM_BIB = REPO.parent / "shared" / "data" / "acm-cr" / "acm-dl.bib.gz"
@@ -61,10 +61,10 @@ Spot = tuple[str, str, int, int]  # (document uri, its text, offset inside a key
 
 
 async def measure_requests(client: LanguageClient, spots: list[Spot], features: tuple[str, ...],
-                           answered: dict[str, int] | None = None) -> dict[str, list[float]]:
-    """Latencies per feature, of real answers only; ``answered`` counts them (the rest are not timed)."""
+                           counts_out: dict[str, int] | None = None) -> dict[str, list[float]]:
+    """Latencies per feature, of real answers only; ``counts_out`` counts them (the rest are not timed)."""
     result: dict[str, list[float]] = {f: [] for f in features}
-    counts = answered if answered is not None else {}
+    counts = counts_out if counts_out is not None else {}
     for uri, text, inside, after_brace in spots:
         doc = types.TextDocumentIdentifier(uri=uri)
         for feature in features:

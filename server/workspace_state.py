@@ -63,6 +63,7 @@ class WorkspaceState:
         self.scheduler = CheckScheduler(self.roots, max_workers)
         self.caches = AnalysisCaches()
         self.kb_loaded = False  # opened and warmed up (vectors, model) by the background load
+        self.kb_building = False  # an index run of the editor's is writing the knowledge base
         self.diagnostics: dict[str, dict[Path, list[Any]]] = {}  # uri -> root -> published diagnostics
         self.last_published: dict[str, list[Any]] = {}
 

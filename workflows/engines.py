@@ -67,6 +67,8 @@ class Engines:
         self._kb: KnowledgeBase | None = None
         self._kb_error: str | None = None
         self._kb_tried = False
+        self._kb_mismatch = False  # built with another embedding model than the configured one
+        self._records_kb: KnowledgeBase | None = None
         self._embedder: Embedder | None = None
         self._embedder_tried = False
         self._judge: SupportJudge | None = None
@@ -88,6 +90,10 @@ class Engines:
 
             try:
                 self._kb = open_knowledge_base(self.settings, read_only=True)
+            except ValueError as exc:  # vectors of another model: its records still serve verification
+                self._kb_error = str(exc)
+                self._kb_mismatch = True
+                log.warning("knowledge base unavailable for search: %s", exc)
             except Exception as exc:
                 self._kb_error = str(exc)
                 log.warning("knowledge base unavailable: %s", exc)
@@ -103,6 +109,26 @@ class Engines:
         """Whether the knowledge base was opened already (no disk access)."""
         return self.overrides.knowledge_base is not UNSET or self._kb is not None
 
+    def records_knowledge_base(self) -> KnowledgeBase | None:
+        """The knowledge base for its records alone (verification needs no vectors): the one of
+        :meth:`knowledge_base`, or, when that one could not be opened because it was built with
+        another embedding model than the configured one, the same folder opened with its own
+        model (loaded only if a search asks for it)."""
+        kb = self.knowledge_base()
+        if kb is not None or not self._kb_mismatch:
+            return kb
+        with self.kb_lock:
+            if self._records_kb is None and self._kb_mismatch:
+                from relatex.retrieval.knowledge_base import KnowledgeBase
+
+                try:
+                    self._records_kb = KnowledgeBase.open(self.settings.knowledge_base.resolved_data_dir(),
+                                                          read_only=True)
+                except Exception as exc:  # a broken or busy knowledge base must not stop a check
+                    log.warning("knowledge base not used for verification: %s", exc)
+                    self._kb_mismatch = False
+            return self._records_kb
+
     def reset_knowledge_base(self) -> None:
         """Close the knowledge base so the next use reopens it (after indexing); the judge,
         which may use its embedder, is rebuilt too."""
@@ -112,9 +138,11 @@ class Engines:
                     self._kb.close()
                 except Exception:
                     log.exception("closing the knowledge base failed")
-            self._kb = None
+            if self._records_kb is not None:
+                self._records_kb.close()
+            self._kb = self._records_kb = None
             self._kb_error = None
-            self._kb_tried = False
+            self._kb_tried = self._kb_mismatch = False
         with self._lock:
             self._judge = None
 
@@ -194,7 +222,7 @@ class Engines:
         from relatex.retrieval.authorities import KnowledgeBaseAuthority, online_authorities
 
         result: list[Authority] = []
-        kb = self.knowledge_base()
+        kb = self.records_knowledge_base()
         if kb is not None:
             result.append(KnowledgeBaseAuthority(kb))
         online = self.settings.online

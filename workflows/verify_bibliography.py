@@ -24,6 +24,7 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from relatex.analysis.bib.bibliography_index import bibliography_index
 from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.analysis.edits import TextEdit
@@ -34,16 +35,12 @@ from relatex.analysis.text_files import UnwritableText, write_edits
 from relatex.analysis.verification.bib_findings import correction_edit, verdict_findings
 from relatex.analysis.verification.bib_verdicts import Authority, BibVerdict
 from relatex.analysis.verification.bib_verification import verify_entry
-from relatex.retrieval.authorities import KnowledgeBaseAuthority
-from relatex.retrieval.knowledge_base import KnowledgeBase
 from relatex.retrieval.online.http import OnlineStatus
-from relatex.workflows.engines import UNSET, Engines
+from relatex.workflows.engines import Engines
 from relatex.workflows.progress import ProgressCallback, no_progress
 
 log = logging.getLogger(__name__)
 
-#: How the knowledge base says it was built with another embedding model (``KnowledgeBase.open``).
-MODEL_MISMATCH = "was built with the embedding model"
 #: At most this many entries are verified per pass (a large \nocite{*} bibliography).
 MAX_VERIFIED_ENTRIES = 2000
 #: Progress is reported every this many entries, for bibliographies of at least twice as many.
@@ -56,13 +53,10 @@ def entry_digest(entry: BibEntry, text: str) -> str:
     return hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-def first_entries(bibs: Mapping[Path, BibFile]) -> dict[str, BibEntry]:
-    """The first entry of each key over all .bib files, in file order."""
-    entries: dict[str, BibEntry] = {}
-    for bib in bibs.values():
-        for key, entry in bib.by_key().items():
-            entries.setdefault(key, entry)
-    return entries
+def first_entries(bibs: Mapping[Path, BibFile]) -> Mapping[str, BibEntry]:
+    """The first entry of each key over all .bib files, in file order: the bibliography index's,
+    built once per content (a 100k-entry .bib is not walked again on every pass)."""
+    return bibliography_index(bibs).defined
 
 
 def entries_to_verify(project: LatexProject | None, bibs: Mapping[Path, BibFile]) -> list[BibEntry]:
@@ -190,24 +184,6 @@ def _citations_by_key(project: LatexProject | None) -> dict[str, list[CitationSi
     return sites
 
 
-def _records_only_kb(engines: Engines) -> KnowledgeBase | None:
-    """The knowledge base opened for its records alone, when the engines could not open it
-    because it was built with another embedding model than the configured one (verification
-    needs no vectors). Only then: a knowledge base being built is not opened beside its writer."""
-    if engines.overrides.authorities is not UNSET or engines.knowledge_base() is not None:
-        return None
-    if MODEL_MISMATCH not in (engines.kb_error or ""):
-        return None
-    data_dir = engines.settings.knowledge_base.resolved_data_dir()
-    if not (data_dir / "records.sqlite").exists():
-        return None
-    try:
-        return KnowledgeBase.open(data_dir, read_only=True)
-    except Exception as exc:  # a broken or busy knowledge base must not stop the check
-        log.warning("knowledge base not used for verification: %s", exc)
-        return None
-
-
 def verify_bibliography(request: VerifyRequest, engines: Engines, cancel: Cancel = None,
                         progress: ProgressCallback = no_progress,
                         cache: EntryVerdicts | None = None) -> VerifyResult:
@@ -215,17 +191,9 @@ def verify_bibliography(request: VerifyRequest, engines: Engines, cancel: Cancel
     (``complete`` is then False and the verdicts so far are returned, and stay cached)."""
     status = OnlineStatus(notify=lambda message: progress(message, None))
     authorities = engines.authorities(status)
-    records_kb = _records_only_kb(engines)
-    if records_kb is not None:
-        authorities.insert(0, KnowledgeBaseAuthority(records_kb))
-    try:
-        if not authorities:
-            return VerifyResult(had_authorities=False)
-        return _verify(request, engines, authorities, cancel, progress,
-                       cache if cache is not None else EntryVerdicts())
-    finally:
-        if records_kb is not None:
-            records_kb.close()
+    if not authorities:
+        return VerifyResult(had_authorities=False)
+    return _verify(request, engines, authorities, cancel, progress, cache if cache is not None else EntryVerdicts())
 
 
 def _verify(request: VerifyRequest, engines: Engines, authorities: Sequence[Authority], cancel: Cancel,

@@ -20,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument("--exclude", action="append", default=[], metavar="ID",
                         help="record id to leave out (repeatable)")
-    parser.add_argument("--rerank", action="store_true", help="rerank the top hits with the citation model")
+    parser.add_argument("--rerank", action="store_true", help="rerank the top hits with the citation model (it lowered recall on the full ACM-CR collection: see bench/README.md)")
     parser.add_argument("--rerank-depth", type=int, default=RERANK_DEPTH, metavar="N",
                         help=f"hits the citation model reranks (default {RERANK_DEPTH})")
 

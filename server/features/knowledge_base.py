@@ -52,7 +52,7 @@ def status_payload(server: RelatexServer) -> dict[str, Any]:
     status = knowledge_base_status(server.settings)
     payload = status.as_dict()
     payload["text"] = describe(status)
-    payload["loaded"] = server.state.kb_loaded
+    payload["loaded"] = server.state.kb_loaded and not server.state.kb_building
     return payload
 
 
@@ -74,7 +74,8 @@ def warm_up(server: RelatexServer, task: ProgressTask) -> bool:
     task.report(f"loading {len(kb):,} records' vectors and the embedding model", 0.3)
     with state.kb_lock:
         kb.search(WARM_UP_QUERY, k=1)
-    state.kb_loaded = True
+    # a knowledge base still being built is not "loaded": the load after the build says so
+    state.kb_loaded = not state.kb_building
     return True
 
 
@@ -130,9 +131,13 @@ def task_progress(task: ProgressTask, low: float = 0.0, high: float = 1.0) -> Pr
 def index_plan(server: RelatexServer, task: ProgressTask, plan: IndexPlan) -> dict[str, Any]:
     """Index a planned set of sources (runs in the executor) and say what was done."""
     state = server.state
-    state.reset_knowledge_base()
-    result = index_sources(plan, state.engines, task.cancelled, task_progress(task))
-    state.reset_knowledge_base()
+    state.kb_building = True
+    try:
+        state.reset_knowledge_base()
+        result = index_sources(plan, state.engines, task.cancelled, task_progress(task))
+    finally:
+        state.kb_building = False
+        state.reset_knowledge_base()
     return {"sources": [str(p) for p in plan.paths], "added": result.added, "records": result.records,
             "completed": result.completed and not task.cancelled()}
 

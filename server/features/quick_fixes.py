@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from relatex.analysis.bib import bib_edits
 from relatex.analysis.bib.bib_identity import same_work
 from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
-from relatex.analysis.claims.claim_support import SupportJudge
-from relatex.analysis.claims.evidence import paper_evidence
 from relatex.analysis.edits import TextEdit
 from relatex.analysis.findings import Code
 from relatex.analysis.verification.bib_findings import correction_edit
 from relatex.retrieval.records import PaperRecord, normalise_doi
 from relatex.server.workspace_state import WorkspaceState
 from relatex.workflows.check_project import ProjectSnapshot
+from relatex.workflows.search import supporting_papers
 from relatex.writing import citation_keys
 from relatex.writing.bibtex_render import render_entry
 
@@ -206,34 +205,16 @@ def correction_fix(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mappi
     return f"Apply the verified values{source} to '{key}'", [edit]
 
 
-def better_citations(state: WorkspaceState, snapshot: ProjectSnapshot, claim: str, cited: Sequence[str],
-                     judge: Any, evidence_for: Callable[[str, PaperRecord], Any]) -> list[tuple[PaperRecord, Any]]:
+def better_citations(state: WorkspaceState, snapshot: ProjectSnapshot, claim: str,
+                     cited: Sequence[str]) -> list[tuple[PaperRecord, Any]]:
     """Knowledge-base papers that support ``claim`` better, best first (with their verdicts)."""
-    kb = state.knowledge_base()
-    if kb is None or judge is None:
-        return []
     background = state.background.get(snapshot.root)
     cited_ids = {background.records[k].id for k in cited if background and k in background.records}
-    from relatex.retrieval.rerank import citation_reranker, search_reranked
-
-    with state.kb_lock:  # hybrid top 50 reranked by the citation model, when it serves this knowledge base
-        hits = search_reranked(kb, claim, MAX_CANDIDATES, citation_reranker(kb), exclude=sorted(cited_ids))
-    scored = []
-    for hit in hits[:MAX_CANDIDATES]:
-        verdict = judge.judge(claim, evidence_for("candidate", hit.record))
-        if verdict.label in ("supported", "partially_supported"):
-            scored.append((hit.record, verdict))
-    scored.sort(key=lambda pair: -pair[1].score)
-    return scored
-
-
-def _judge(state: WorkspaceState) -> SupportJudge | None:
-    """The engines' claim judge (None, logged, when it cannot be built)."""
     try:
-        return state.engines.judge()
-    except Exception as exc:
-        log.warning("claim judge unavailable: %s", exc)
-        return None
+        return supporting_papers(claim, state.engines, cited_ids, MAX_CANDIDATES)
+    except Exception as exc:  # no judge or knowledge base: no fix, not a failure of the action
+        log.warning("better citations unavailable: %s", exc)
+        return []
 
 
 def claim_fixes(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[str, Any]) -> list[tuple[str, list[Any]]]:
@@ -245,11 +226,7 @@ def claim_fixes(state: WorkspaceState, snapshot: ProjectSnapshot, data: Mapping[
     if not claim or not keys or not isinstance(cite_start, int) or not isinstance(cite_end, int):
         return []
 
-    def evidence_for(key: str, record: PaperRecord) -> Any:
-        return paper_evidence(key, record.id, record.abstract, title=record.title,
-                                       full_text=record.full_text, authors=record.authors)
-
-    candidates = better_citations(state, snapshot, claim, keys, _judge(state), evidence_for)
+    candidates = better_citations(state, snapshot, claim, keys)
     text = snapshot.texts.get(path, "")
     site = text[cite_start:cite_end]
     brace = site.rfind("{")

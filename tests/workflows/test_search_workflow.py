@@ -7,9 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from relatex.analysis.claims.claim_support import SUPPORTED, SupportVerdict
+from relatex.config.settings import Settings
 from relatex.retrieval.knowledge_base import KnowledgeBase
+from relatex.workflows.engines import EngineOverrides, Engines
 from relatex.workflows.failures import BAD_REQUEST, NO_KNOWLEDGE_BASE, UseCaseFailed
-from relatex.workflows.search import SearchRequest, paper_suggestions, search
+from relatex.workflows.search import SearchRequest, paper_suggestions, search, supporting_papers
 from tests.workflows.kb_fixture import build_demo_kb, fake_engines, settings_for
 
 
@@ -55,3 +58,27 @@ def test_completion_suggestions(kb: KnowledgeBase) -> None:
     assert 0 < len(records) <= 4
     assert paper_suggestions("   ", fake_engines(kb), 4) == []
     assert paper_suggestions("citations", fake_engines(None), 4) == []
+
+
+class TitleJudge:
+    """Supports a claim when the candidate's title shares a word of four letters or more with it."""
+
+    judge_id = "fake/title"
+
+    def judge(self, claim: str, evidence: object) -> SupportVerdict:
+        title = " ".join(item.sentence for item in evidence if item.source == "title").lower()  # type: ignore[attr-defined]
+        shared = {w for w in claim.lower().split() if len(w) >= 4 and w in title}
+        label = SUPPORTED if shared else "not_addressed"
+        return SupportVerdict(label, min(1.0, 0.2 * len(shared)), None, None, self.judge_id)
+
+
+def test_supporting_papers_are_judged_and_ranked(kb: KnowledgeBase) -> None:
+    engines = Engines(Settings(), EngineOverrides(knowledge_base=kb, judge=TitleJudge(), authorities=[]))
+    claim = "citation recommendation for scientific writing"
+    found = supporting_papers(claim, engines, (), 10)
+    assert found and all(verdict.label == SUPPORTED for _, verdict in found)
+    assert [v.score for _, v in found] == sorted((v.score for _, v in found), reverse=True)
+    cited = found[0][0].id
+    assert cited not in {r.id for r, _ in supporting_papers(claim, engines, {cited}, 10)}
+    assert supporting_papers("   ", engines, (), 10) == []
+    assert supporting_papers(claim, fake_engines(None), (), 10) == []
