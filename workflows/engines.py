@@ -169,16 +169,22 @@ class Engines:
             return self._embedder
 
     def judge(self) -> SupportJudge:
-        """The claim-support judge of ``settings.judge`` (built once; see ``claim_judges``)."""
+        """The claim-support judge of ``settings.judge`` (built once; see ``claim_judges``).
+
+        Lock order: ``kb_lock`` before the engines' own lock, never the reverse (an indexing run
+        holds ``kb_lock`` while it resets the engines), so the embedder, which may open the
+        knowledge base, is looked up before the own lock is taken."""
         if self.overrides.judge is not UNSET:
             passed: SupportJudge = self.overrides.judge
             return passed
+        if self._judge is not None:
+            return self._judge
+        from relatex.workflows.claim_judges import make_claim_judge
+
+        embedder = self.embedder()
+        embed = self._embed_function(embedder)
         with self._lock:
             if self._judge is None:
-                from relatex.workflows.claim_judges import make_claim_judge
-
-                embedder = self.embedder()
-                embed = self._embed_function(embedder)
                 self._judge = make_claim_judge(self.settings, embed, embedder.model_id if embedder else "",
                                                llm=self._llm_or_none)
             return self._judge
