@@ -37,7 +37,7 @@ from relatex.retrieval.citation_graph import (
 )
 from relatex.retrieval.draft import DraftContext
 from relatex.retrieval.neighbour_sources import (
-    NeighbourSource as NeighbourSource,  # for server/commands/related.py
+    NeighbourSource,
 )
 from relatex.retrieval.records import PaperRecord
 

@@ -13,9 +13,8 @@ Everything here is mutated on the event-loop thread only; CPU work runs in the s
 executors on immutable inputs, and its result is kept only while its root's generation has not
 moved, so stale results are never published.
 
-The attributes and names that the features used before the split (``state.documents``,
-``state.snapshots``, ``state.verdict_cache``, ``state.run``, ``uri_to_path``, ...) forward to
-those parts. (``optional_module``, the string-import helper, is gone: import plainly.)
+The attributes the features use (``state.documents``, ``state.snapshots``,
+``state.verdict_cache``, ``state.run``, ...) forward to those parts.
 """
 
 from __future__ import annotations
@@ -32,19 +31,14 @@ from relatex.analysis.latex.latex_root import find_root
 from relatex.config.settings import Settings
 from relatex.retrieval.records import PaperRecord
 from relatex.server.caches import AnalysisCaches
-from relatex.server.documents import Documents, OpenDocument, path_to_uri, uri_to_path
+from relatex.server.documents import Documents, OpenDocument
 from relatex.server.roots import BackgroundResults, RootRegistry
-from relatex.server.scheduler import FOREGROUND_SECONDS, CheckScheduler
-from relatex.workflows.check_project import ProjectSnapshot, analyse_root, preview_root, prime_bib_cache
+from relatex.server.scheduler import CheckScheduler
+from relatex.workflows.check_project import ProjectSnapshot, analyse_root
 from relatex.workflows.engines import Engines
 
 log = logging.getLogger(__name__)
 
-__all__ = [
-    "FOREGROUND_SECONDS", "BackgroundResults", "OpenDocument", "ProjectSnapshot", "WorkspaceState",
-    "analyse_root", "path_to_uri", "preview_root", "prime_bib_cache", "text_hash",
-    "uri_to_path",
-]
 
 def text_hash(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]

@@ -16,7 +16,6 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING
 
 from relatex.analysis.bib.bibtex_model import BibEntry
@@ -38,16 +37,6 @@ if TYPE_CHECKING:
     from relatex.server.workspace_state import WorkspaceState
 
 log = logging.getLogger(__name__)
-
-
-def background_executor(state: WorkspaceState) -> ThreadPoolExecutor:
-    """The one-thread executor of the background checks (the scheduler's)."""
-    executor: ThreadPoolExecutor = state.scheduler.background_executor
-    return executor
-
-
-def shutdown_background(state: WorkspaceState) -> None:
-    """Nothing to do: the scheduler's shutdown stops its executors."""
 
 
 def resolve_records(state: WorkspaceState, snapshot: ProjectSnapshot, entries: Sequence[BibEntry],

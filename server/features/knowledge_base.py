@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from relatex.server.documents import uri_to_path
-from relatex.server.features.checks import background_executor
 from relatex.server.features.progress import ProgressTask
 from relatex.workflows.failures import UseCaseFailed
 from relatex.workflows.index_sources import IndexPlan, IndexRequest, index_sources, plan_index
@@ -84,7 +83,7 @@ async def load_in_background(server: RelatexServer) -> None:
     loop = asyncio.get_running_loop()
     async with ProgressTask(server, "relatex: loading the knowledge base") as task:
         try:
-            found = await loop.run_in_executor(background_executor(server.state), warm_up, server, task)
+            found = await loop.run_in_executor(server.state.scheduler.background_executor, warm_up, server, task)
         except Exception as exc:
             task.outcome = f"failed: {exc}"
             server.report_once("loading the knowledge base", exc)

@@ -16,8 +16,8 @@ import pytest_asyncio
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from relatex.server.documents import uri_to_path
 from relatex.server.positions import PositionMapper
-from relatex.server.workspace_state import uri_to_path
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "demo"
 SERVER_COMMAND = [sys.executable, "-m", "relatex.server.cli", "serve"]

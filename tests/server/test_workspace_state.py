@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import time
 
-from relatex.server.workspace_state import FOREGROUND_SECONDS, WorkspaceState
+from relatex.server.scheduler import FOREGROUND_SECONDS
+from relatex.server.workspace_state import WorkspaceState
 
 
 def test_background_checkpoints_wait_while_requests_are_answered() -> None:

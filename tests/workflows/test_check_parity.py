@@ -13,8 +13,8 @@ import pytest
 from lsprotocol import types
 
 from relatex.server.cli import main
+from relatex.server.documents import uri_to_path
 from relatex.server.positions import PositionMapper
-from relatex.server.workspace_state import uri_to_path
 from tests.server.conftest import StartEditor, demo, kb_data_dir, start_editor  # noqa: F401  (fixtures)
 
 SEVERITY = {types.DiagnosticSeverity.Error: "error", types.DiagnosticSeverity.Warning: "warning",
