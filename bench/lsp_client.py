@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import time
 from collections.abc import Awaitable
@@ -55,6 +56,36 @@ async def start_client(command: list[str], capabilities: types.ClientCapabilitie
     await client.initialize_session(types.InitializeParams(
         capabilities=capabilities, root_uri=root.as_uri(), initialization_options=options))
     return client, (time.perf_counter() - start) * 1000.0
+
+
+def server_cpu_seconds(client: LanguageClient) -> float:
+    """CPU time the server process has used so far (Linux /proc; 0 where unreadable)."""
+    process = client._server
+    if process is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+async def wait_until_settled(client: LanguageClient, quiet_s: float = 1.0, busy_share: float = 0.05,
+                             timeout: float = 300.0) -> float:
+    """Milliseconds until the server has used under ``busy_share`` of a core for ``quiet_s``
+    (its background checks are done); raises TimeoutError after ``timeout`` seconds."""
+    start = time.perf_counter()
+    window_start, cpu_start = start, server_cpu_seconds(client)
+    while time.perf_counter() - start < timeout:
+        await asyncio.sleep(0.1)
+        now = time.perf_counter()
+        if now - window_start < quiet_s:
+            continue
+        cpu = server_cpu_seconds(client)
+        if cpu - cpu_start <= busy_share * (now - window_start):
+            return (now - start) * 1000.0
+        window_start, cpu_start = now, cpu
+    raise TimeoutError("the server did not settle")
 
 
 async def stop_client(client: LanguageClient) -> None:

@@ -5,10 +5,13 @@
 Generates the project (20 chapters, 500 citations, ``acm-dl.bib.gz`` decompressed) into a
 temporary directory, then measures, on distinct citations drawn from five chapters and only
 after the warm server really answers (each reply must be a card, items or a location; empty
-replies are counted, not timed), with the load average recorded, relatex's hover, completion, definition and
-diagnostics-after-edit latencies (p50/p95), its start time (cold and with a warm parse cache),
+replies are counted, not timed), with the load average recorded, relatex's hover, completion and
+definition latencies (p50/p95) twice, on two disjoint sets of citations: just after the chapters
+are opened (their claims are being checked in the background) and once the server is idle (the
+like-for-like comparison with the peer, on the same citations); then diagnostics-after-edit
+latencies, its start time (cold and with a warm parse cache),
 and hover latency while a related-work generation runs; ``citation-langserver`` (installed into
-``.venv-peers`` by this script) is measured on the same files for the features it has.
+``.venv-peers`` by this script) is measured on the same citations, in turns with relatex.
 Prints a table and writes ``bench/results/lsp_latency.json``.
 """
 
@@ -34,7 +37,15 @@ from pytest_lsp import LanguageClient, client_capabilities
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from bench.lsp_client import answered, position, start_client, stop_client, summary, timed  # noqa: E402
+from bench.lsp_client import (  # noqa: E402
+    answered,
+    position,
+    start_client,
+    stop_client,
+    summary,
+    timed,
+    wait_until_settled,
+)
 from bench.make_thesis import make_thesis  # noqa: E402
 
 ACM_BIB = REPO.parent / "shared" / "data" / "acm-cr" / "acm-dl.bib.gz"
@@ -135,7 +146,9 @@ async def wait_until(predicate: Callable[[], Any], timeout: float) -> float:
 
 
 async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path, spots: list[Spot],
-                        edits: int) -> dict[str, Any]:
+                        edits: int, peer: LanguageClient | None = None) -> dict[str, Any]:
+    """relatex's figures; with ``peer`` (a started citation-langserver), the idle lookups are
+    measured in turns with the peer's on the same citations, stored under ``"peer"``."""
     command = [sys.executable, "-m", "relatex.server.cli", "serve"]
     options = {"knowledgeBase": {"dataDir": str(kb_dir), "embeddingModel": "hashing-256"}, "debounceMs": 50,
                "online": {"cacheDir": str(cache_dir)}}
@@ -160,14 +173,18 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
             continue
         open_documents(client, spots, frozenset({uri}))
         out["start_warm"]["first_real_answers_ms"] = round(await wait_for_answers(client, spots[0], 120), 1)
-        answered: dict[str, int] = {}
+        busy, settled = split_spots(spots)
+        # first while the opened chapters are checked in the background, then once the server is idle
+        out["just_opened"] = await lookups(client, busy)
+        out["settled_after_ms"] = round(await wait_until_settled(client), 1)
         out["load_average_before"] = load_average()
-        out.update({k: summary(v) for k, v in (await measure_requests(
-            client, spots, ("hover", "completion", "definition"), answered)).items()})
+        if peer is not None:
+            both = await interleaved_lookups({"relatex": client, "peer": peer}, settled)
+            out.update(both["relatex"])
+            out["peer"] = both["peer"]
+        else:
+            out.update(await lookups(client, settled))
         out["load_average_after"] = load_average()
-        for feature, count in answered.items():
-            out[feature]["answered"] = count
-            out[feature]["asked"] = len(spots)
         # diagnostics after an edit (a new undefined key each time)
         latencies = []
         version = 1
@@ -208,7 +225,45 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
     return out
 
 
-async def bench_peer(exe: Path, root: Path, bib: Path, spots: list[Spot]) -> dict[str, Any]:
+def split_spots(spots: list[Spot]) -> tuple[list[Spot], list[Spot]]:
+    """Two disjoint sets of citations: one measured while the server is busy, one once it is idle."""
+    half = len(spots) // 2
+    return spots[:half], spots[half:]
+
+
+LOOKUPS = ("hover", "completion", "definition")
+
+
+def lookup_summary(latencies: dict[str, list[float]], answered: dict[str, int], asked: int) -> dict[str, Any]:
+    out = {k: summary(v) for k, v in latencies.items()}
+    for feature, count in answered.items():
+        out[feature]["answered"] = count
+        out[feature]["asked"] = asked
+    return out
+
+
+async def lookups(client: LanguageClient, spots: list[Spot]) -> dict[str, Any]:
+    """Hover, completion and definition at each spot: p50/p95 of the real answers, and their count."""
+    answered: dict[str, int] = {}
+    return lookup_summary(await measure_requests(client, spots, LOOKUPS, answered), answered, len(spots))
+
+
+async def interleaved_lookups(clients: dict[str, LanguageClient], spots: list[Spot]) -> dict[str, dict[str, Any]]:
+    """:func:`lookups` for several servers, spot by spot in turns (the first server alternating), so
+    that every server meets the same moments of the machine's load."""
+    latencies = {name: {f: [] for f in LOOKUPS} for name in clients}
+    answered: dict[str, dict[str, int]] = {name: {} for name in clients}
+    names = list(clients)
+    for number, spot in enumerate(spots):
+        for name in names[number % len(names):] + names[:number % len(names)]:
+            for feature, values in (await measure_requests(clients[name], [spot], LOOKUPS, answered[name])).items():
+                latencies[name][feature].extend(values)
+    return {name: lookup_summary(latencies[name], answered[name], len(spots)) for name in clients}
+
+
+async def start_peer(exe: Path, root: Path, bib: Path, spots: list[Spot]) -> tuple[LanguageClient | None,
+                                                                                  dict[str, Any]]:
+    """citation-langserver started on the project, its bibliography loaded (or an error)."""
     caps = types.ClientCapabilities(workspace=types.WorkspaceClientCapabilities(configuration=True))
     client, init_ms = await start_client([str(exe)], caps, root, None,
                                          {"citation": {"bibliographies": [str(bib)]}})
@@ -223,18 +278,10 @@ async def bench_peer(exe: Path, root: Path, bib: Path, spots: list[Spot]) -> dic
             break
         if time.perf_counter() - loaded > 60:
             await stop_client(client)
-            return {"error": "the bibliography did not load within 60 s (its parser rejects the file; see stderr)"}
+            return None, {"error": "the bibliography did not load within 60 s (its parser rejects the file; see stderr)"}
         await asyncio.sleep(0.5)
-    out: dict[str, Any] = {"start": {"initialize_ms": round(init_ms, 1),
-                                     "bibliography_loaded_ms": round((time.perf_counter() - loaded) * 1000.0, 1)}}
-    answered: dict[str, int] = {}
-    out.update({k: summary(v) for k, v in (await measure_requests(
-        client, spots, ("hover", "completion", "definition"), answered)).items()})
-    for feature, count in answered.items():
-        out[feature]["answered"] = count
-        out[feature]["asked"] = len(spots)
-    await stop_client(client)
-    return out
+    return client, {"start": {"initialize_ms": round(init_ms, 1),
+                              "bibliography_loaded_ms": round((time.perf_counter() - loaded) * 1000.0, 1)}}
 
 
 def build_kb(kb_dir: Path) -> None:
@@ -247,28 +294,35 @@ def build_kb(kb_dir: Path) -> None:
 
 
 async def run_case(base: Path, name: str, bib: Path | None, args: argparse.Namespace) -> dict[str, Any]:
-    """One project (ACM DL bibliography or a synthetic one): relatex, then the peer."""
+    """One project (ACM DL bibliography or a synthetic one): relatex, and the peer started beside it
+    (idle until its lookups, measured in turns with relatex's once relatex is idle)."""
     rng = random.Random(0)
     started = time.perf_counter()
     root = make_thesis(base / name, bib, chapters=20, citations=500)
     print(f"{name}: project generated in {time.perf_counter() - started:.1f}s", file=sys.stderr)
     chapter = root.parent / "chapters" / "ch05.tex"
     chapters = [chapter] + [root.parent / "chapters" / f"ch{n:02d}.tex" for n in (6, 7, 8, 9)]
-    spots = distinct_spots([c for c in chapters if c.exists()], args.samples, rng)
+    spots = distinct_spots([c for c in chapters if c.exists()], 2 * args.samples, rng)
     results: dict[str, Any] = {
         "project": {"chapters": 20, "citations": 500, "bib": bib.name if bib else "synthetic",
                     "bib_bytes": (root.parent / "references.bib").stat().st_size},
     }
-    results["relatex"] = await bench_relatex(root.parent, chapter, base / "kb", base / f"cache-{name}", spots,
-                                             args.edits)
-    print(f"{name}: relatex done", file=sys.stderr)
-    peer = None if args.skip_peer else ensure_peer()
-    if peer is not None:
+    exe = None if args.skip_peer else ensure_peer()
+    peer: LanguageClient | None = None
+    if exe is not None:
         try:
-            results["citation-langserver"] = await bench_peer(peer, root.parent, root.parent / "references.bib",
-                                                              spots)
+            peer, results["citation-langserver"] = await start_peer(exe, root.parent, root.parent / "references.bib",
+                                                                    spots)
         except Exception as exc:
             results["citation-langserver"] = {"error": str(exc)}
+    try:
+        results["relatex"] = await bench_relatex(root.parent, chapter, base / "kb", base / f"cache-{name}", spots,
+                                                 args.edits, peer)
+    finally:
+        if peer is not None:
+            await stop_client(peer)
+    results.get("citation-langserver", {}).update(results["relatex"].pop("peer", {}))
+    print(f"{name}: done", file=sys.stderr)
     return results
 
 
@@ -307,9 +361,11 @@ def table(results: dict[str, Any]) -> str:
             if "error" in data:
                 rows.append(f"| {label} | {server} | - | - | - | - | {data['error']} |")
                 continue
-            for feature, target in targets.items():
-                if feature in data and "p50_ms" in data[feature]:
-                    s = data[feature]
+            features = [(f, data.get(f), t) for f, t in targets.items()]
+            features += [(f"{f} (just opened: background checks running)", data.get("just_opened", {}).get(f), t)
+                         for f, t in targets.items()]
+            for feature, s, target in features:
+                if s and "p50_ms" in s:
                     if s.get("asked") and not s.get("answered"):
                         rows.append(f"| {label} | {server} | {feature} | {s['asked']} (0) | no real answer | - | - |")
                         continue
@@ -330,7 +386,7 @@ def table(results: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--samples", type=int, default=60, help="distinct citations measured per feature")
+    parser.add_argument("--samples", type=int, default=60, help="distinct citations measured per feature and state (busy, idle)")
     parser.add_argument("--edits", type=int, default=15, help="edits for diagnostics-after-edit")
     parser.add_argument("--skip-peer", action="store_true", help="do not run citation-langserver")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")

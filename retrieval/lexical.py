@@ -143,6 +143,27 @@ class LexicalIndex:
                 break
         return hits
 
+    def best(self, query: str, k: int) -> list[tuple[str, float]]:
+        """The same BM25 scores as :meth:`search`, summed straight from the index's postings
+        (a fraction of a millisecond on a bibliography, where bm25s' batch retrieval costs one);
+        ties keep document order. For interactive lookups such as completion."""
+        scores = getattr(self._retriever, "scores", None)
+        vocab = getattr(self._retriever, "vocab_dict", None)
+        if not isinstance(scores, dict) or not isinstance(vocab, dict) or "indptr" not in scores:
+            return self.search(query, k)
+        term_ids = [vocab[t] for t in tokenize(query, self.stemmer, self.version) if t in vocab]
+        if not term_ids or k <= 0:
+            return []
+        data, indices, indptr = scores["data"], scores["indices"], scores["indptr"]
+        total = np.zeros(len(self.ids), dtype=np.float32)
+        for term in term_ids:
+            lo, hi = indptr[term], indptr[term + 1]
+            total[indices[lo:hi]] += data[lo:hi]
+        k = min(k, len(self.ids))
+        top = np.argpartition(-total, k - 1)[:k] if k < len(self.ids) else np.arange(len(self.ids))
+        top = top[np.lexsort((top, -total[top]))]
+        return [(self.ids[int(i)], float(total[i])) for i in top if total[i] > 0]
+
     def save(self, directory: Path) -> None:
         """Write to ``directory`` atomically (a temporary directory renamed into place)."""
         tmp = directory.with_name(directory.name + f".tmp{os.getpid()}")

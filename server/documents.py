@@ -13,6 +13,7 @@ texts of all open documents as overlays for the project loader, and position con
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
@@ -35,7 +36,14 @@ def uri_to_path(uri: str) -> Path:
     parsed = urlparse(uri)
     if parsed.scheme not in ("file", ""):
         raise ValueError(f"not a file URI: {uri}")
-    return Path(unquote(parsed.path)).resolve()
+    return _resolved(unquote(parsed.path))
+
+
+@functools.lru_cache(maxsize=4096)
+def _resolved(path: str) -> Path:
+    """``path`` with its symbolic links resolved, once per path (each request names a document,
+    and resolving costs a system call per folder)."""
+    return Path(path).resolve()
 
 
 def path_to_uri(path: Path) -> str:

@@ -4,8 +4,8 @@ First the draft's .bib keys ranked by BM25 of the surrounding sentence against e
 title, keywords and abstract (plain prefix order until the index is built), then
 knowledge-base papers not yet in the .bib; choosing one of those runs ``relatex.addEntry``,
 which appends its rendered BibTeX entry to the draft's bibliography. A reply never waits for the
-knowledge-base search: while it runs (in the executor, once per sentence) the list is marked
-incomplete, and the papers come with the next list the editor asks for.
+knowledge-base search: while it runs (in the executor, once per sentence, when the editor pauses
+its requests) the list is marked incomplete, and the papers come with the next list the editor asks for.
 """
 
 from __future__ import annotations
@@ -36,13 +36,16 @@ from relatex.writing.citation_keys import base_key, detect_key_style, unique_key
 
 if TYPE_CHECKING:
     from relatex.server.language_server import RelatexServer
+    from relatex.server.workspace_state import WorkspaceState
 
 log = logging.getLogger(__name__)
 
-MAX_BIB_ITEMS = 100
+#: .bib keys per list (more than an editor shows at once): a cut list is marked incomplete, so
+#: the editor asks again as the author types a prefix; 100 items cost the editor ~3 ms to read.
+MAX_BIB_ITEMS = 20
 MAX_KB_ITEMS = 10
 #: Items whose card is sent with the list; the others get it on ``completionItem/resolve``.
-INLINE_CARDS = 10
+INLINE_CARDS = 2
 ADD_ENTRY_COMMAND = "relatex.addEntry"
 
 
@@ -58,6 +61,7 @@ class KeyRanker:
     style: str = ""  # the draft's citation-key style (writing.citation_keys)
     dois: frozenset[str] = frozenset()
     cards: dict[str, str] = field(default_factory=dict)  # key -> card of its entry
+    details: dict[str, str | None] = field(default_factory=dict)  # key -> detail line
 
     def card(self, key: str, entry: BibEntry | None) -> str:
         """The hover card of a .bib key for completion (built once per key and contents)."""
@@ -65,6 +69,14 @@ class KeyRanker:
         if card is None:
             card = self.cards[key] = build_card(key, entry, None, None)
         return card
+
+    def detail(self, key: str, entry: BibEntry | None) -> str | None:
+        """The item's one-line detail: title and year (built once per key and contents)."""
+        if key not in self.details:
+            title = (entry.title_plain or entry.get("title", "") or "") if entry else ""
+            year = f" ({entry.year})" if entry and entry.year else ""
+            self.details[key] = (title[:80] + year) if title else None
+        return self.details[key]
 
     def unique(self, base: str) -> str:
         """``base`` or a suffixed variant no existing key uses (case-insensitively)."""
@@ -88,7 +100,7 @@ class KeyRanker:
         low = prefix.lower()
         chosen: list[str] = []
         if self.index is not None and sentence.strip():
-            for key, _score in self.index.search(sentence, k=limit * 3 if not low else 2000):
+            for key, _score in self.index.best(sentence, k=limit * 3 if not low else 2000):
                 if key in exclude or not key.lower().startswith(low):
                     continue
                 chosen.append(key)
@@ -152,6 +164,8 @@ def current_ranker(snapshot: ProjectSnapshot) -> KeyRanker:
     return KeyRanker((), [], [])
 
 
+#: Up to this many entries, every item's detail line and card are built with the ranking index.
+PREPARED_ITEMS = 5000
 #: Rankers of at least this many keys are kept on disk (building one takes seconds at 100k).
 PERSIST_MIN_KEYS = 5000
 KEPT_RANKERS = 4
@@ -182,6 +196,10 @@ def build_index(snapshot: ProjectSnapshot, cache_dir: Path | None = None) -> Non
                                                   for key, entry in entries.items())
         if stored is not None:
             _store(ranker.index, stored)
+    if len(entries) <= PREPARED_ITEMS:  # each item's detail and card, ready before it is asked for
+        for key, entry in entries.items():
+            ranker.detail(key, entry)
+            ranker.card(key, entry)
     if len(entries) >= LONG_LIVED_ENTRIES:
         gc.freeze()  # the index lives as long as its .bib (see relatex.analysis.bib.bib_cache)
 
@@ -214,7 +232,7 @@ class KbSuggestions:
         if future is None:
             state = server.state
 
-            future = state.executor.submit(paper_suggestions, sentence, state.engines, MAX_KB_ITEMS * 3)
+            future = state.executor.submit(_search_when_quiet, state, sentence)
             self.pending[digest] = future
 
             def done(fut: Future[list[Any]]) -> None:
@@ -228,33 +246,39 @@ class KbSuggestions:
         return None, future
 
 
+def _search_when_quiet(state: WorkspaceState, sentence: str) -> list[Any]:
+    """The knowledge-base papers for a sentence, searched once the editor pauses its requests
+    (the search holds the interpreter for milliseconds; the editor's next answers come first)."""
+    state.yield_to_foreground()
+    return paper_suggestions(sentence, state.engines, MAX_KB_ITEMS * 3)
+
+
 def _item_range(server: RelatexServer, uri: str, start: int, end: int) -> types.Range:
     doc = server.state.document(uri)
     assert doc is not None
     return doc.mapper().range(start, end)
 
 
-def bib_items(keys: Sequence[str], snapshot: ProjectSnapshot, rng: types.Range, ranker: KeyRanker,
-              uri: str) -> list[types.CompletionItem]:
-    """The .bib keys as items; the first :data:`INLINE_CARDS` carry their card, the others
-    name their key in ``data`` for ``completionItem/resolve`` (a shorter list to send)."""
+def bib_items(keys: Sequence[str], snapshot: ProjectSnapshot, ranker: KeyRanker, edit: types.Range | None,
+              data: dict[str, str] | None) -> list[types.CompletionItem]:
+    """The .bib keys as items; the first :data:`INLINE_CARDS` carry their card, the others are
+    resolved by ``completionItem/resolve`` from ``data`` (None when the list's defaults carry it).
+    ``edit`` is the range each item replaces, or None when the list's defaults (or an empty range
+    at the cursor) say it once for all."""
     entries = snapshot.entries_by_key()
     items = []
     for rank, key in enumerate(keys):
         entry = entries.get(key)
-        title = (entry.title_plain or entry.get("title", "") or "") if entry else ""
-        year = f" ({entry.year})" if entry and entry.year else ""
         inline = rank < INLINE_CARDS
         items.append(types.CompletionItem(
             label=key,
             kind=types.CompletionItemKind.Reference,
-            detail=(title[:80] + year) if title else None,
+            detail=ranker.detail(key, entry),
             documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=ranker.card(key, entry))
             if inline else None,
             sort_text=f"0{rank:05d}",
-            filter_text=key,
-            text_edit=types.TextEdit(range=rng, new_text=key),
-            data=None if inline else {"relatex": "bib-key", "key": key, "uri": uri},
+            text_edit=types.TextEdit(range=edit, new_text=key) if edit is not None else None,
+            data=None if inline else data,
         ))
     return items
 
@@ -270,16 +294,17 @@ def resolve_item(server: RelatexServer, item: types.CompletionItem) -> types.Com
         return item
     if snapshot is None:
         return item
-    key = str(data.get("key", ""))
+    key = str(data.get("key", item.label))
     entry = snapshot.entries_by_key().get(key)
     item.documentation = types.MarkupContent(kind=types.MarkupKind.Markdown,
                                              value=current_ranker(snapshot).card(key, entry))
     return item
 
 
-def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, rng: types.Range,
+def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, edit: types.Range | None,
              prefix: str) -> list[types.CompletionItem]:
-    """Knowledge-base papers not yet in the .bib, each adding its entry when chosen."""
+    """Knowledge-base papers not yet in the .bib, each adding its entry when chosen (``edit``
+    as for :func:`bib_items`)."""
     items: list[types.CompletionItem] = []
     proposed: set[str] = set()
     for record in records:
@@ -303,11 +328,22 @@ def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, rng: types.Ran
                                                   "Choosing it adds this entry to the bibliography.")),
             sort_text=f"1{len(items):05d}",
             filter_text=f"{key} {prefix}" if prefix else key,
-            text_edit=types.TextEdit(range=rng, new_text=key),
+            text_edit=types.TextEdit(range=edit, new_text=key) if edit is not None else None,
             command=types.Command(title="Add the BibTeX entry", command=ADD_ENTRY_COMMAND,
                                   arguments=[record.id, key, uri]),
         ))
     return items
+
+
+def list_defaults(server: RelatexServer, rng: types.Range,
+                  data: dict[str, str]) -> types.CompletionItemDefaults | None:
+    """The range (and resolve data) every item shares, said once in the list when the editor
+    reads list defaults (LSP 3.17); None otherwise."""
+    completion = server.client_capabilities.text_document and server.client_capabilities.text_document.completion
+    supported = completion.completion_list.item_defaults if completion and completion.completion_list else None
+    if not supported or "editRange" not in supported or "data" not in supported:
+        return None
+    return types.CompletionItemDefaults(edit_range=rng, data=data)
 
 
 def register(server: RelatexServer) -> None:
@@ -348,12 +384,15 @@ def register(server: RelatexServer) -> None:
         ranker = current_ranker(snapshot)
         indexed = ranker.index is not None
         keys, cut = ranker.ranked(sentence, ctx.prefix, set(ctx.existing), MAX_BIB_ITEMS)
-        items = bib_items(keys, snapshot, rng, ranker, uri)
+        data = {"relatex": "bib-key", "uri": uri}
+        defaults = list_defaults(server, rng, data)
+        edit = None if defaults is not None or rng.start == rng.end else rng
+        items = bib_items(keys, snapshot, ranker, edit, None if defaults is not None else data)
         records, pending = suggestions.lookup(server, sentence)
         if records is None and pending is not None:
             cut = True  # the knowledge-base papers come with the next list the editor asks for
-        items.extend(kb_items(records or [], ranker, uri, rng, ctx.prefix))
-        return types.CompletionList(is_incomplete=cut or not indexed, items=items)
+        items.extend(kb_items(records or [], ranker, uri, edit, ctx.prefix))
+        return types.CompletionList(is_incomplete=cut or not indexed, item_defaults=defaults, items=items)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def resolve(item: types.CompletionItem) -> types.CompletionItem:

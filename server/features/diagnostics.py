@@ -7,6 +7,7 @@ quick fix needs (the code, the file and the finding's own data).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,6 +57,7 @@ def to_diagnostic(finding: Finding, rng: types.Range) -> types.Diagnostic:
 # .bib (and the verdicts re-found for unchanged entries) are converted once, not per pass.
 ConversionKey = tuple[Path, int, int, str, str]
 _converted: dict[ConversionKey, tuple[Finding, str, types.Diagnostic]] = {}
+_converted_lock = threading.Lock()
 
 
 def _conversion_key(finding: Finding) -> ConversionKey:
@@ -107,7 +109,7 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
             file_texts[finding.path] = finding_text(finding, texts) or ""
         key = _conversion_key(finding)
         cached = _converted.get(key)
-        if (cached is None or cached[1] is not file_texts[finding.path]
+        if (cached is None or (cached[1] is not file_texts[finding.path] and cached[1] != file_texts[finding.path])
                 or (cached[0] is not finding and cached[0] != finding)):
             pending.setdefault(finding.path, []).append(finding)
         else:
@@ -124,11 +126,12 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
             converted[_conversion_key(finding)] = (finding, text, diagnostic)
     for finding in ordered:
         result.setdefault(finding.path, []).append(converted[_conversion_key(finding)][2])
-    _converted.update(converted)
-    if len(_converted) > 4 * max(len(converted), 1000):
-        live = {key: value for key, value in _converted.items() if key in converted}
-        _converted.clear()
-        _converted.update(live)
+    with _converted_lock:  # the executor and the event loop both convert
+        _converted.update(converted)
+        if len(_converted) > 4 * max(len(converted), 1000):
+            live = {key: value for key, value in _converted.items() if key in converted}
+            _converted.clear()
+            _converted.update(live)
     return result
 
 
@@ -155,13 +158,18 @@ def publish(server: RelatexServer, root: Path, per_file: Mapping[Path, list[type
         )
 
 
-def publish_snapshot(server: RelatexServer, snapshot: ProjectSnapshot) -> None:
+def published_findings(server: RelatexServer, snapshot: ProjectSnapshot) -> list[Finding]:
+    """A root's findings as published: its snapshot's plus its current background results'."""
     background = server.state.background.get(snapshot.root)
     findings: list[Finding] = list(snapshot.findings)
     if background is not None and background.generation == snapshot.generation:
         findings.extend(background.findings)
-    findings = cap_per_file(findings, server.settings.max_findings_per_file)
-    publish(server, snapshot.root, diagnostics_by_file(findings, snapshot.texts, snapshot.files()))
+    return cap_per_file(findings, server.settings.max_findings_per_file)
+
+
+def publish_snapshot(server: RelatexServer, snapshot: ProjectSnapshot) -> None:
+    publish(server, snapshot.root, diagnostics_by_file(published_findings(server, snapshot), snapshot.texts,
+                                                       snapshot.files()))
 
 
 async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
@@ -178,8 +186,6 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
         await _preview(server, root, generation)
     try:
         snapshot = await state.run(analyse_root, root, state.overlays(), server.settings, generation)
-        # convert the findings to diagnostics off the event loop (cached: publishing is then quick)
-        await state.run(diagnostics_by_file, snapshot.findings, snapshot.texts, ())
     except Exception as exc:
         server.report_once("analysis", exc)
         return
@@ -188,13 +194,31 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     if snapshot.error is not None and snapshot.project is None:
         log.warning("relatex: cannot analyse %s: %s", root, snapshot.error)
         return
-    carried = carry_over(state.background.get(root), state.snapshots.get(root), snapshot)
+    # the diagnostics to publish, converted off the event loop
+    previous = state.background.get(root)
+    carried = carry_over(previous, state.snapshots.get(root), snapshot)
+    try:
+        per_file: Mapping[Path, list[types.Diagnostic]] | None = await state.run(
+            diagnostics_by_file, cap_per_file(list(snapshot.findings) + list(carried.findings if carried else ()),
+                                              server.settings.max_findings_per_file),
+            snapshot.texts, snapshot.files())
+    except Exception as exc:
+        server.report_once("analysis", exc)
+        return
+    if state.generation(root) != generation:
+        return
+    if state.background.get(root) is not previous:  # a background pass ended meanwhile: convert again
+        carried = carry_over(state.background.get(root), state.snapshots.get(root), snapshot)
+        per_file = None
     if carried is not None:
         state.background[root] = carried
     state.snapshots[root] = snapshot
     for path in snapshot.files():
         state.root_of[path] = root
-    publish_snapshot(server, snapshot)
+    if per_file is not None:
+        publish(server, root, per_file)
+    else:
+        publish_snapshot(server, snapshot)
     for hook in server.analysis_hooks:
         hook(snapshot)
     start_background_checks(server, snapshot)

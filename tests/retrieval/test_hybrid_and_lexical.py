@@ -65,3 +65,18 @@ def test_bm25_index_search_save_load(tmp_path: Path) -> None:
     loaded = LexicalIndex.load(tmp_path / "gen-1")
     assert loaded.search("citation contexts", k=1)[0][0] == "d3" and "d2" in loaded and len(loaded) == 3
     assert LexicalIndex.build([]).search("x", 3) == []
+
+
+def test_best_gives_the_scores_of_search_on_a_small_index(tmp_path: Path) -> None:
+    words = "dense sparse retrieval ranking neural click model graph citation summary query user".split()
+    docs = [(f"d{i}", " ".join(words[(i * 7 + j * 3) % len(words)] for j in range(3 + i % 5))) for i in range(60)]
+    index = LexicalIndex.build(docs)
+    for query in ("dense retrieval of citations", "click model for users", "graph summary graph", "nothing here"):
+        fast, slow = index.best(query, 10), index.search(query, 10)
+        assert [round(score, 4) for _, score in fast] == [round(score, 4) for _, score in slow]
+        assert {rid for rid, _ in fast} - {rid for rid, _ in slow} <= {rid for rid, s in fast if s == fast[-1][1]}
+        assert all(score > 0 for _, score in fast)
+    index.save(tmp_path / "saved")  # loaded from disk: the same postings
+    loaded = LexicalIndex.load(tmp_path / "saved")
+    assert loaded.best("dense retrieval", 5) == index.best("dense retrieval", 5)
+    assert LexicalIndex.build([]).best("x", 3) == []
