@@ -1,4 +1,4 @@
-"""The whole offline "Generate related work" path on ACM-CR: citations earned, sentences supported.
+"""The whole offline "Generate related work" path on ACM-CR and ACL: citations earned, sentences supported.
 
 Each ACM-CR query paper with a related-work text becomes a draft made of its title and abstract
 (unseeded; ``--seeded`` also gives 30% of its in-collection references as existing citations).
@@ -16,7 +16,12 @@ development half calibrates the relevance floor, the test half is reported. Per 
   sentence openings (first two words); ROUGE-1/2 against the gold related-work text next to
   LexRank and TextRank over the same cited abstracts at the same length; generate time (warm).
 
-    python bench/section_quality.py [--distractors 3000] [--floors 0 0.6 0.7 0.8] [--seeded]
+With ``--dataset acl`` the drafts are ACL Anthology citing papers (title only: papers of that
+era have no abstract in the Anthology file) and the gold references are the ScisummNet papers
+they cite, from the real citation edges, which the graph step may follow (minus the draft's own
+edges); split by the citing paper's ACL id. There is no gold related-work text, so no ROUGE.
+
+    python bench/section_quality.py [--dataset acm|acl] [--distractors 3000] [--floors 0 0.6 0.7 0.8] [--seeded]
 """
 
 from __future__ import annotations
@@ -28,7 +33,8 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -36,6 +42,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
+from graph_bench_data import load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from splits import half_of  # noqa: E402
 from writing_baselines import extractive, plain, truncate_words  # noqa: E402
@@ -45,8 +52,10 @@ from relatex.analysis.claims.claim_support import SUPPORTED, check_claims  # noq
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge  # noqa: E402
 from relatex.analysis.latex.project_model import LatexProject  # noqa: E402
 from relatex.analysis.sentences import split_sentences  # noqa: E402
+from relatex.retrieval.acl_citations import AclCitationSource  # noqa: E402
 from relatex.retrieval.draft import DraftContext  # noqa: E402
 from relatex.retrieval.selection import SelectionParams, default_sources, select_papers  # noqa: E402
+from relatex.retrieval.sources.bibtex_source import acl_id_from_url  # noqa: E402
 from relatex.writing.citation_keys import assign_keys  # noqa: E402
 from relatex.writing.copy_guard import CopyGuard, longest_copied_run  # noqa: E402
 from relatex.writing.generate import build_plan, generate_related_work, key_index_for  # noqa: E402
@@ -78,8 +87,9 @@ def openings(latex: str) -> list[str]:
     return [" ".join(body[a:b].split()[:2]).lower() for a, b in split_sentences(body)]
 
 
-def write_one(task: Task, query: dict[str, Any], kb: Any, sources: Any, params: SelectionParams, judge: Any,
+def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, params: SelectionParams, judge: Any,
               scorer: Any, seeded: bool, rng: random.Random) -> dict[str, Any]:
+    """One section for ``task``'s draft; ``query`` holds the gold related-work text (ROUGE), when any."""
     draft, gold = draft_of(task, kb, seeded, rng)
     selection = select_papers(draft, kb, params, sources=sources)
     project = LatexProject(root=Path("/nonexistent/draft.tex"), root_dir=Path("/nonexistent"), files={},
@@ -101,9 +111,8 @@ def write_one(task: Task, query: dict[str, Any], kb: Any, sources: Any, params: 
     sentences = {(r.claim.start, r.claim.end): r.verdict.label for r in results}
     abstracts = [plan.papers[k].record.abstract or "" for k in dict.fromkeys(section.cited_keys) if k in plan.papers]
     text = plain(section.latex)
-    gold_text = query["related_work_text"]
     budget = len(text.split())
-    rouge = {name: scorer.score(gold_text, out) for name, out in (
+    rouge = {} if query is None else {name: scorer.score(query["related_work_text"], out) for name, out in (
         ("offline", truncate_words(text, budget)), ("lexrank", extractive(abstracts, budget, "lexrank")),
         ("textrank", extractive(abstracts, budget, "textrank")))}
     opened = openings(section.latex)
@@ -124,7 +133,8 @@ def write_one(task: Task, query: dict[str, Any], kb: Any, sources: Any, params: 
     }
 
 
-def calibrate(tasks: Sequence[Task], kb: Any, sources: Any, floors: Sequence[float], seeded: bool) -> dict[str, Any]:
+def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], floors: Sequence[float],
+              seeded: bool) -> dict[str, Any]:
     """Selection precision/recall/F1 per floor on the development half (no writing needed)."""
     out: dict[str, Any] = {}
     for floor in floors:
@@ -132,7 +142,7 @@ def calibrate(tasks: Sequence[Task], kb: Any, sources: Any, floors: Sequence[flo
         rows = []
         for task in tasks:
             draft, gold = draft_of(task, kb, seeded, random.Random(0))
-            chosen = [p.record.id for p in select_papers(draft, kb, params, sources=sources).papers
+            chosen = [p.record.id for p in select_papers(draft, kb, params, sources=sources_for(task)).papers
                       if p.draft_key is None]
             rows.append((*pr(chosen, gold), len(chosen)))
         p = sum(r[0] for r in rows) / len(rows)
@@ -162,15 +172,40 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
                                          / max(1, sum(r["sentences"] for r in rows)), 4),
         "most_common_openings": common,
         "rouge": {name: {m: round(sum(r["rouge"][name][m] for r in rows) / len(rows), 4)
-                         for m in ("rouge1", "rouge2")} for name in ("offline", "lexrank", "textrank")},
+                         for m in ("rouge1", "rouge2")} for name in ("offline", "lexrank", "textrank")}
+        if rows and rows[0]["rouge"] else None,
         "seconds_mean": avg("seconds"), "seconds_max": max((r["seconds"] for r in rows), default=0.0),
         "seconds_sections_25_plus_papers": [r["seconds"] for r in rows if r["papers_selected"] >= 25],
     }
 
 
+@contextmanager
+def corpus(args: argparse.Namespace, tmp: Path) -> Iterator[tuple[Any, list[Task], dict[str, Any],
+                                                                   Callable[[Task], Any]]]:
+    """The knowledge base, the drafts (split into halves), their gold texts (ACM-CR only) and
+    each draft's neighbour sources (ACL: the real citation edges, minus the draft's own)."""
+    data = REPO.parent / "shared" / "data"
+    if args.dataset == "acm":
+        queries = {q["doi"]: q for q in load_queries(data)}
+        records, tasks = load_acm(args.distractors, random.Random(7))
+        tasks = sorted((replace(t, half=half_of(t.name)) for t in tasks if t.name in queries), key=lambda t: t.name)
+        with build_kb(records, tmp / "acm", 512) as kb:
+            sources = default_sources(kb)
+            yield kb, tasks, queries, lambda task: sources
+        return
+    records, tasks, index = load_acl(args.distractors, args.acl_drafts, random.Random(7))
+    id_map = {k: r.id for r in records if r.url for k in [acl_id_from_url(r.url)] if k}
+    with build_kb(records, tmp / "acl", 512) as kb:
+        local = default_sources(kb)
+        yield kb, tasks, {}, lambda task: [*local, AclCitationSource(without_draft(index, task.name), kb,
+                                                                      id_map=id_map)]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--dataset", choices=("acm", "acl"), default="acm")
     parser.add_argument("--distractors", type=int, default=3000)
+    parser.add_argument("--acl-drafts", type=int, default=40, help="ACL drafts drawn in each half")
     parser.add_argument("--floors", type=float, nargs="+", default=[0.0, 0.6, 0.7, 0.8])
     parser.add_argument("--floor", type=float, default=None, help="skip calibration, use this floor")
     parser.add_argument("--seeded", action="store_true")
@@ -179,29 +214,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from rouge_score import rouge_scorer
 
-    data = REPO.parent / "shared" / "data"
-    queries = {q["doi"]: q for q in load_queries(data)}
-    records, tasks = load_acm(args.distractors, random.Random(7))
-    tasks = sorted((t for t in tasks if t.name in queries), key=lambda t: t.name)
-    dev = [t for t in tasks if half_of(t.name) == "dev"]
-    test = [t for t in tasks if half_of(t.name) != "dev"]
-    if args.limit:
-        dev, test = dev[: args.limit], test[: args.limit]
     judge = OfflineSupportJudge(None)
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"], use_stemmer=True)
-    result: dict[str, Any] = {"embedder": "HashingEmbedder(512)", "distractors": args.distractors,
-                              "judge": judge.judge_id, "seeded": args.seeded, "dev": len(dev), "test": len(test)}
-    with tempfile.TemporaryDirectory() as tmp, build_kb(records, Path(tmp) / "acm", 512) as kb:
-        sources = default_sources(kb)
-        result["records"] = len(kb)
+    result: dict[str, Any] = {"dataset": args.dataset, "embedder": "HashingEmbedder(512)",
+                              "distractors": args.distractors, "judge": judge.judge_id, "seeded": args.seeded}
+    with tempfile.TemporaryDirectory() as tmp, corpus(args, Path(tmp)) as (kb, tasks, queries, sources_for):
+        dev = [t for t in tasks if t.half == "dev"]
+        test = [t for t in tasks if t.half != "dev"]
+        if args.limit:
+            dev, test = dev[: args.limit], test[: args.limit]
+        result.update(records=len(kb), dev=len(dev), test=len(test))
         if args.floor is None:
-            result["calibration"] = calibrate(dev, kb, sources, args.floors, args.seeded)
+            result["calibration"] = calibrate(dev, kb, sources_for, args.floors, args.seeded)
             floor = float(max(result["calibration"], key=lambda f: result["calibration"][f]["f1"]))
         else:
             floor = args.floor
         result["floor"] = floor
-        rows = [write_one(t, queries[t.name], kb, sources, replace(BASE, relevance_floor=floor), judge, scorer,
-                          args.seeded, random.Random(0)) for t in test]
+        rows = [write_one(t, queries.get(t.name), kb, sources_for(t), replace(BASE, relevance_floor=floor), judge,
+                          scorer, args.seeded, random.Random(0)) for t in test]
     result["summary"] = summary(rows)
     result["sections"] = rows
     print(json.dumps(result["summary"], indent=1))
