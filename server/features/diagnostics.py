@@ -25,6 +25,7 @@ from relatex.workflows.check_project import ProjectSnapshot, analyse_root, previ
 
 if TYPE_CHECKING:
     from relatex.server.language_server import RelatexServer
+    from relatex.server.roots import BackgroundResults
 
 log = logging.getLogger(__name__)
 
@@ -158,9 +159,9 @@ def publish(server: RelatexServer, root: Path, per_file: Mapping[Path, list[type
         )
 
 
-def published_findings(server: RelatexServer, snapshot: ProjectSnapshot) -> list[Finding]:
-    """A root's findings as published: its snapshot's plus its current background results'."""
-    background = server.state.background.get(snapshot.root)
+def published_findings(server: RelatexServer, snapshot: ProjectSnapshot,
+                       background: BackgroundResults | None) -> list[Finding]:
+    """A root's findings as published: its snapshot's plus ``background``'s when of the same generation."""
     findings: list[Finding] = list(snapshot.findings)
     if background is not None and background.generation == snapshot.generation:
         findings.extend(background.findings)
@@ -168,8 +169,9 @@ def published_findings(server: RelatexServer, snapshot: ProjectSnapshot) -> list
 
 
 def publish_snapshot(server: RelatexServer, snapshot: ProjectSnapshot) -> None:
-    publish(server, snapshot.root, diagnostics_by_file(published_findings(server, snapshot), snapshot.texts,
-                                                       snapshot.files()))
+    background = server.state.background.get(snapshot.root)
+    publish(server, snapshot.root, diagnostics_by_file(published_findings(server, snapshot, background),
+                                                       snapshot.texts, snapshot.files()))
 
 
 async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
@@ -199,9 +201,7 @@ async def analyse(server: RelatexServer, root: Path, generation: int) -> None:
     carried = carry_over(previous, state.snapshots.get(root), snapshot)
     try:
         per_file: Mapping[Path, list[types.Diagnostic]] | None = await state.run(
-            diagnostics_by_file, cap_per_file(list(snapshot.findings) + list(carried.findings if carried else ()),
-                                              server.settings.max_findings_per_file),
-            snapshot.texts, snapshot.files())
+            diagnostics_by_file, published_findings(server, snapshot, carried), snapshot.texts, snapshot.files())
     except Exception as exc:
         server.report_once("analysis", exc)
         return
