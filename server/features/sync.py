@@ -86,7 +86,10 @@ def _watched_roots(server: RelatexServer, changes: Sequence[types.FileEvent]) ->
             continue
         if state.document_for_path(path) is not None:
             continue
-        roots |= state.roots.roots_for(path)
+        found = state.roots.roots_for(path)
+        if not found:  # its project may be in its first analysis, which read the file before this change
+            found = {root for root in state.roots.generations if root not in state.roots.snapshots}
+        roots |= found
         if event.type == types.FileChangeType.Deleted and path in state.roots.snapshots:
             roots.add(path)
     return roots

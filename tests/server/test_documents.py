@@ -127,3 +127,19 @@ def test_the_server_speaks_utf16_and_keeps_editor_documents() -> None:
         assert isinstance(server.workspace, EditorWorkspace)
     finally:
         server.state.shutdown()
+
+
+def test_a_file_changed_on_disk_during_a_first_analysis_reruns_it(tmp_path: Path) -> None:
+    from relatex.server.features.sync import _watched_roots
+    from relatex.server.lsp_server import create_server
+
+    server = create_server()
+    try:
+        root = (tmp_path / "main.tex").resolve()
+        chapter = (tmp_path / "chapter.tex").resolve()
+        server.state.roots.bump(root)  # the first analysis of main.tex is running: no snapshot yet
+        event = types.FileEvent(uri=chapter.as_uri(), type=types.FileChangeType.Changed)
+        # which project includes chapter.tex is known only once it ends: the root is analysed again
+        assert _watched_roots(server, [event]) == {root}
+    finally:
+        server.state.shutdown()
