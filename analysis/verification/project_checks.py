@@ -167,7 +167,8 @@ def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Co
                         item_keys: set[str]) -> list[Finding]:
     """An error on every citation of a key that no .bib file or ``\\bibitem`` defines."""
     findings: list[Finding] = []
-    all_keys: list[str] | None = None
+    all_keys: tuple[str, ...] | None = None
+    signature = 0
     folded: dict[str, str] | None = None
     bib_names = [str(p.name) for p in bibs]
     for site in project.citations:
@@ -183,8 +184,9 @@ def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Co
             suggestions: list[str] = []
             if len(defined) + len(item_keys) < 20000:
                 if all_keys is None:
-                    all_keys = list(defined) + sorted(item_keys)
-                suggestions = difflib.get_close_matches(ckey.key, all_keys, n=3, cutoff=0.75)
+                    all_keys = (*defined, *sorted(item_keys))
+                    signature = hash(all_keys)
+                suggestions = _close_keys(ckey.key, all_keys, signature)
             if bibs or item_keys:
                 where = ", ".join(bib_names) if bibs else "the thebibliography environment"
                 message = f"Citation key '{ckey.key}' is not defined in {where}"
@@ -198,6 +200,24 @@ def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Co
                  "command": site.command},
             ))
     return findings
+
+
+#: (hash of the defined keys, cited key) -> its close matches; an undefined key is compared with
+#: every defined one (about a millisecond per thousand), and each pass would repeat it for every
+#: undefined key of the draft, on every keystroke.
+_close_matches: dict[tuple[int, str], list[str]] = {}
+
+
+def _close_keys(key: str, keys: tuple[str, ...], signature: int) -> list[str]:
+    """Up to three of ``keys`` close to ``key`` (difflib), remembered per ``signature`` (``hash(keys)``)."""
+    cache_key = (signature, key)
+    found = _close_matches.get(cache_key)
+    if found is None:
+        found = difflib.get_close_matches(key, keys, n=3, cutoff=0.75)
+        if len(_close_matches) > 10_000:
+            _close_matches.clear()
+        _close_matches[cache_key] = found
+    return list(found)
 
 
 def _case_finding(project: LatexProject, command: str, ckey: CitationKey, defined: str) -> Finding:
