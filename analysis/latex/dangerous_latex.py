@@ -7,18 +7,41 @@ never part of a paper; they arrive with copied entries and templates. relatex wa
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable
-from functools import lru_cache
 from pathlib import Path
 
 from relatex.analysis.findings import Code, Finding, Severity
 from relatex.analysis.latex.latex_sanitiser import dangerous_constructs
 
 MAX_PER_FILE = 20
+#: Files whose findings are remembered (the latest text of each).
+MEMO_FILES = 64
+
+# path -> (the text last checked, its findings). Keyed by path, not by text: a 170 MB .bib
+# loaded again as a new but equal string is compared once, and from then on recognised by
+# identity (a cache keyed by text would compare it in full on every keystroke in a chapter).
+_memo: OrderedDict[Path, tuple[str, tuple[Finding, ...]]] = OrderedDict()
+_memo_lock = threading.Lock()
 
 
-@lru_cache(maxsize=64)
 def _file_findings(path: Path, text: str) -> tuple[Finding, ...]:
+    with _memo_lock:
+        known = _memo.get(path)
+    if known is not None and (known[0] is text or known[0] == text):
+        findings = known[1]
+    else:
+        findings = _compute_findings(path, text)
+    with _memo_lock:
+        _memo[path] = (text, findings)
+        _memo.move_to_end(path)
+        while len(_memo) > MEMO_FILES:
+            _memo.popitem(last=False)
+    return findings
+
+
+def _compute_findings(path: Path, text: str) -> tuple[Finding, ...]:
     bib = path.suffix.lower() == ".bib"
     found = dangerous_constructs(text, bib=bib)
     findings = [
