@@ -175,8 +175,7 @@ def load_bib_file(path: Path, text: str | None = None, cache_dir: Path | None = 
             bib_cache.save_parsed(cache_dir, bib, signature)
     elif cache_dir is not None and signature is not None:
         bib_cache.save_summary(cache_dir, bib, signature)  # same content, new mtime
-    _remember(name, bib, signature)
-    return bib
+    return _remember(name, bib, signature)
 
 
 def _load_unchanged(cache_dir: Path, path: Path, signature: StatSignature) -> BibFile | None:
@@ -187,14 +186,15 @@ def _load_unchanged(cache_dir: Path, path: Path, signature: StatSignature) -> Bi
     with _cache_lock:
         cached = _cache.get((str(path), summary.digest))
     bib = cached or bib_cache.load_parsed(cache_dir, path, summary.digest)
-    if bib is not None:
-        _remember(str(path), bib, signature)
-    return bib
+    return _remember(str(path), bib, signature) if bib is not None else None
 
 
-def _remember(name: str, bib: BibFile, signature: StatSignature | None) -> None:
+def _remember(name: str, bib: BibFile, signature: StatSignature | None) -> BibFile:
+    """Keep ``bib`` as the latest of ``name``; returns the one object kept for its content (two
+    threads that loaded the same file at once get the same object, not two equal copies)."""
     with _cache_lock:
         key = (name, bib.content_hash)
+        bib = _cache.get(key, bib)
         _cache[key] = bib
         _cache.move_to_end(key)
         _latest[name] = (bib, signature)
@@ -203,6 +203,7 @@ def _remember(name: str, bib: BibFile, signature: StatSignature | None) -> None:
         live = {id(b) for b in _cache.values()}
         for stale in [k for k, (b, _) in _latest.items() if id(b) not in live]:
             del _latest[stale]
+    return bib
 
 
 _CHUNK = 1 << 20

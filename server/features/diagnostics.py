@@ -94,6 +94,17 @@ def related_locations(finding: Finding, texts: Mapping[Path, str],
     return related
 
 
+def _same(known: str, text: str, compared: dict[tuple[int, int], bool]) -> bool:
+    """Whether two texts are equal, comparing each pair of distinct objects once (an equal .bib
+    loaded again would otherwise be compared in full once per finding)."""
+    if known is text:
+        return True
+    pair = (id(known), id(text))
+    if pair not in compared:
+        compared[pair] = known == text
+    return compared[pair]
+
+
 def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
                         files: Iterable[Path]) -> dict[Path, list[types.Diagnostic]]:
     """Group findings per file as diagnostics; every file of ``files`` gets a (maybe empty) list.
@@ -105,16 +116,18 @@ def diagnostics_by_file(findings: Iterable[Finding], texts: Mapping[Path, str],
     converted: dict[ConversionKey, tuple[Finding, str, types.Diagnostic]] = {}
     ordered = sorted(findings, key=Finding.sort_key)
     file_texts: dict[Path, str] = {}
+    same_text: dict[tuple[int, int], bool] = {}  # each pair of text objects compared once
     for finding in ordered:
-        if finding.path not in file_texts:
-            file_texts[finding.path] = finding_text(finding, texts) or ""
+        text = file_texts.get(finding.path)
+        if text is None:
+            text = file_texts[finding.path] = finding_text(finding, texts) or ""
         key = _conversion_key(finding)
         cached = _converted.get(key)
-        if (cached is None or (cached[1] is not file_texts[finding.path] and cached[1] != file_texts[finding.path])
+        if (cached is None or not _same(cached[1], text, same_text)
                 or (cached[0] is not finding and cached[0] != finding)):
             pending.setdefault(finding.path, []).append(finding)
-        else:
-            converted[key] = cached
+        else:  # kept with the current text object: the next pass compares by identity
+            converted[key] = (finding, text, cached[2])
     for path, todo in pending.items():
         text = file_texts[path]
         mapper = mapper_for_file(path, text)

@@ -122,3 +122,27 @@ def test_large_files_are_kept_out_of_the_cyclic_collector(tmp_path: Path, monkey
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_two_loads_of_the_same_file_share_one_object(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two threads loading an unchanged file at once each read the disk cache; both must end up
+    with the same object (consumers compare texts by identity, and a copy costs memory)."""
+    path, cache = tmp_path / "refs.bib", tmp_path / "cache"
+    _write(path, ["a", "b"])
+    bibtex.clear_cache()
+    load_bib_file(path, cache_dir=cache)
+    bibtex.clear_cache()
+    real = bib_cache.load_parsed
+    loaded: list[bibtex.BibFile] = []
+
+    def racing(*args, **kwargs):  # type: ignore[no-untyped-def]
+        bib = real(*args, **kwargs)
+        other = real(*args, **kwargs)
+        if other is not None and not loaded:  # another thread finishes its own load meanwhile
+            loaded.append(bibtex._remember(str(path), other, None))
+        return bib
+
+    monkeypatch.setattr(bib_cache, "load_parsed", racing)
+    first = load_bib_file(path, cache_dir=cache)
+    assert loaded and first is loaded[0]
+    assert load_bib_file(path, cache_dir=cache) is first
