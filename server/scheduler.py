@@ -4,7 +4,8 @@
   that root comes first (each call bumps the root's generation).
 - :meth:`CheckScheduler.run` runs CPU work (the syntax pass) in the analysis executor.
 - :meth:`CheckScheduler.start_background` runs a root's background checks (verification,
-  claims) in their own one-thread executor, so the syntax pass never waits behind them. Each
+  claims) in their own one-thread executor, so the syntax pass never waits behind them, and
+  only once the root has had no change for :data:`BACKGROUND_QUIET_SECONDS`. Each
   result (partial ones too) is accepted only while the snapshot's generation is current, stored
   as the root's background results, and handed to the :class:`Publisher`.
 
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 #: How long background work pauses after each request from the editor.
 FOREGROUND_SECONDS = 0.05
+#: Background checks of a snapshot start once its root has had no change for this long: while
+#: the author types, each keystroke's syntax pass has the CPU to itself.
+BACKGROUND_QUIET_SECONDS = 0.3
 
 Cancel = Callable[[], bool]
 BackgroundWork = Callable[[Cancel, Callable[[BackgroundResults], None]], BackgroundResults]
@@ -58,6 +62,7 @@ class CheckScheduler:
         self._pending: dict[Path, asyncio.Task[None]] = {}
         self._running: set[asyncio.Task[None]] = set()
         self._foreground_until = 0.0
+        self._last_change: dict[Path, float] = {}
 
     # -- foreground and background ----------------------------------------------------------
     def mark_foreground(self) -> None:
@@ -79,6 +84,7 @@ class CheckScheduler:
     def schedule(self, root: Path, delay_s: float, job: Callable[[Path, int], Any]) -> None:
         """Run ``job(root, generation)`` after ``delay_s`` unless another change comes first."""
         generation = self.roots.bump(root)
+        self._last_change[root] = time.monotonic()
         previous = self._pending.pop(root, None)
         if previous is not None and not previous.done():
             previous.cancel()
@@ -132,8 +138,9 @@ class CheckScheduler:
 
     def start_background(self, snapshot: ProjectSnapshot, work: BackgroundWork,
                          on_error: Callable[[Exception], None]) -> asyncio.Task[None]:
-        """Run ``work(cancel, on_partial)`` for a fresh snapshot in the background executor;
-        every result it passes to ``on_partial`` and its final one are accepted while current."""
+        """Run ``work(cancel, on_partial)`` for a fresh snapshot in the background executor, once its
+        root has been quiet for a moment; every result it passes to ``on_partial`` and its final
+        one are accepted while current."""
         loop = asyncio.get_running_loop()
         cancel = self.checkpoint(snapshot)
 
@@ -141,6 +148,9 @@ class CheckScheduler:
             loop.call_soon_threadsafe(self.accept, snapshot, result)
 
         async def run() -> None:
+            await self._until_quiet(snapshot.root)
+            if self.roots.is_stale(snapshot):
+                return  # the author went on typing: the newer snapshot starts its own checks
             try:
                 result = await loop.run_in_executor(self.background_executor, work, cancel, on_partial)
             except Exception as exc:
@@ -152,6 +162,15 @@ class CheckScheduler:
         self._running.add(task)
         task.add_done_callback(self._running.discard)
         return task
+
+    async def _until_quiet(self, root: Path) -> None:
+        """Wait until ``root`` has had no change for :data:`BACKGROUND_QUIET_SECONDS`."""
+        while True:
+            last = self._last_change.get(root)
+            wait = 0.0 if last is None else last + BACKGROUND_QUIET_SECONDS - time.monotonic()
+            if wait <= 0:
+                return
+            await asyncio.sleep(wait)
 
     def shutdown(self) -> None:
         """Stop: pending jobs are cancelled, queued work is dropped, running work goes stale."""

@@ -141,3 +141,32 @@ def test_roots_registry_remembers_snapshots_and_their_files(tmp_path: Path) -> N
     assert not roots.is_stale(snap)
     roots.bump(root)
     assert roots.is_stale(snap)
+
+
+async def test_background_checks_wait_until_the_author_pauses() -> None:
+    scheduler, publisher = make()
+    ran: list[int] = []
+
+    def work_of(snap: ProjectSnapshot) -> Callable[..., BackgroundResults]:
+        def work(cancel: Callable[[], bool], on_partial: Callable[[BackgroundResults], None]) -> BackgroundResults:
+            ran.append(snap.generation)
+            return BackgroundResults(snap.generation)
+        return work
+
+    async def no_analysis(root: Path, generation: int) -> None:
+        return None
+
+    try:
+        scheduler.schedule(ROOT, 0.0, no_analysis)  # a keystroke
+        typing = snapshot(scheduler.roots.generation(ROOT))
+        first = scheduler.start_background(typing, work_of(typing), on_error=lambda exc: None)
+        await asyncio.sleep(0.1)
+        assert ran == []  # not while the author types
+        scheduler.schedule(ROOT, 0.0, no_analysis)  # the next keystroke makes that snapshot stale
+        paused = snapshot(scheduler.roots.generation(ROOT))
+        second = scheduler.start_background(paused, work_of(paused), on_error=lambda exc: None)
+        await asyncio.wait_for(asyncio.gather(first, second), 2)
+        assert ran == [paused.generation]  # the stale snapshot's checks never ran
+        assert scheduler.roots.background[ROOT].generation == paused.generation
+    finally:
+        scheduler.shutdown()
