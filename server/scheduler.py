@@ -69,6 +69,10 @@ class CheckScheduler:
         """A request from the editor is being answered: background work gives way for a moment."""
         self._foreground_until = time.monotonic() + FOREGROUND_SECONDS
 
+    def foreground_remaining(self) -> float:
+        """Seconds until the editor's latest request stops counting as foreground (0: quiet)."""
+        return max(0.0, self._foreground_until - time.monotonic())
+
     def yield_to_foreground(self, limit_s: float = 1.0) -> None:
         """Called by background work at its checkpoints: while the editor is sending requests,
         sleep (releasing the GIL) so hover and completion are answered promptly; never more

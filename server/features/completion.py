@@ -16,7 +16,6 @@ import hashlib
 import logging
 import shutil
 from collections.abc import Sequence
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -28,21 +27,18 @@ from relatex.analysis.bib.bibliography_index import bibs_key
 from relatex.analysis.bib.bibtex_model import BibEntry
 from relatex.server.documents import uri_to_path
 from relatex.server.features.cite_scan import cite_context, rough_plain, sentence_around
+from relatex.server.features.completion_suggestions import MAX_KB_ITEMS, KbSuggestions
 from relatex.server.features.hover import build_card, snapshot_for
-from relatex.server.workspace_state import text_hash
 from relatex.workflows.check_project import ProjectSnapshot
-from relatex.workflows.search import paper_suggestions
 from relatex.writing.citation_keys import base_key, detect_key_style, unique_key
 
 if TYPE_CHECKING:
     from relatex.server.language_server import RelatexServer
-    from relatex.server.workspace_state import WorkspaceState
 
 log = logging.getLogger(__name__)
 
 #: .bib keys per list (more than an editor shows): a cut list is marked incomplete, so the editor asks again.
 MAX_BIB_ITEMS = 20
-MAX_KB_ITEMS = 10
 #: Items whose card is sent with the list; the others get it on ``completionItem/resolve``.
 INLINE_CARDS = 2
 ADD_ENTRY_COMMAND = "relatex.addEntry"
@@ -216,42 +212,6 @@ def _store(index: Any, directory: Path) -> None:
         log.warning("cannot keep the completion index in %s: %s", directory, exc)
 
 
-class KbSuggestions:
-    """Knowledge-base searches for completion, cached per sentence; never awaited for long."""
-
-    def __init__(self) -> None:
-        self.results: dict[str, list[Any]] = {}
-        self.pending: dict[str, Future[list[Any]]] = {}
-
-    def lookup(self, server: RelatexServer, sentence: str) -> tuple[list[Any] | None, Future[list[Any]] | None]:
-        digest = text_hash(sentence)
-        if digest in self.results:
-            return self.results[digest], None
-        future = self.pending.get(digest)
-        if future is None:
-            state = server.state
-
-            future = state.executor.submit(_search_when_quiet, state, sentence)
-            self.pending[digest] = future
-
-            def done(fut: Future[list[Any]]) -> None:
-                self.pending.pop(digest, None)
-                if not fut.cancelled() and fut.exception() is None:
-                    if len(self.results) > 256:
-                        self.results.clear()
-                    self.results[digest] = fut.result()
-
-            future.add_done_callback(done)
-        return None, future
-
-
-def _search_when_quiet(state: WorkspaceState, sentence: str) -> list[Any]:
-    """The knowledge-base papers for a sentence, searched once the editor pauses its requests
-    (the search holds the interpreter for milliseconds; the editor's next answers come first)."""
-    state.yield_to_foreground()
-    return paper_suggestions(sentence, state.engines, MAX_KB_ITEMS * 3)
-
-
 def _item_range(server: RelatexServer, uri: str, start: int, end: int) -> types.Range:
     doc = server.state.document(uri)
     assert doc is not None
@@ -333,13 +293,13 @@ def kb_items(records: Sequence[Any], ranker: KeyRanker, uri: str, edit: types.Ra
 
 def list_defaults(server: RelatexServer, rng: types.Range,
                   data: dict[str, str]) -> types.CompletionItemDefaults | None:
-    """The range (and resolve data) every item shares, said once in the list when the editor
-    reads list defaults (LSP 3.17); None otherwise."""
+    """The range (and the resolve data, when the editor reads that default too) every item
+    shares, said once in the list when the editor reads list defaults (LSP 3.17); else None."""
     completion = server.client_capabilities.text_document and server.client_capabilities.text_document.completion
     supported = completion.completion_list.item_defaults if completion and completion.completion_list else None
-    if not supported or "editRange" not in supported or "data" not in supported:
+    if not supported or "editRange" not in supported:
         return None
-    return types.CompletionItemDefaults(edit_range=rng, data=data)
+    return types.CompletionItemDefaults(edit_range=rng, data=data if "data" in supported else None)
 
 
 def register(server: RelatexServer) -> None:
@@ -361,7 +321,7 @@ def register(server: RelatexServer) -> None:
     @server.feature(types.TEXT_DOCUMENT_COMPLETION,
                     types.CompletionOptions(trigger_characters=["{", ","], resolve_provider=True))
     @server.guarded("completion")
-    async def complete(params: types.CompletionParams) -> types.CompletionList | None:
+    def complete(params: types.CompletionParams) -> types.CompletionList | None:
         uri = params.text_document.uri
         doc = server.state.document(uri)
         if doc is None:
@@ -383,7 +343,7 @@ def register(server: RelatexServer) -> None:
         data = {"relatex": "bib-key", "uri": uri}
         defaults = list_defaults(server, rng, data)
         edit = None if defaults is not None or rng.start == rng.end else rng
-        items = bib_items(keys, snapshot, ranker, edit, None if defaults is not None else data)
+        items = bib_items(keys, snapshot, ranker, edit, None if defaults is not None and defaults.data else data)
         records, pending = suggestions.lookup(server, sentence)
         if records is None and pending is not None:
             cut = True  # the knowledge-base papers come with the next list the editor asks for
