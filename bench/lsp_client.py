@@ -88,6 +88,19 @@ async def wait_until_settled(client: LanguageClient, quiet_s: float = 1.0, busy_
     raise TimeoutError("the server did not settle")
 
 
+async def wait_until_busy(client: LanguageClient, busy_share: float = 0.5, window_s: float = 0.2,
+                          timeout: float = 10.0) -> float | None:
+    """Milliseconds until the server uses at least ``busy_share`` of a core over ``window_s`` (its
+    background checks have started); None when that does not happen within ``timeout`` seconds."""
+    start = time.perf_counter()
+    while time.perf_counter() - start < timeout:
+        window_start, cpu_start = time.perf_counter(), server_cpu_seconds(client)
+        await asyncio.sleep(window_s)
+        if server_cpu_seconds(client) - cpu_start >= busy_share * (time.perf_counter() - window_start):
+            return (time.perf_counter() - start) * 1000.0
+    return None
+
+
 async def stop_client(client: LanguageClient) -> None:
     try:
         await asyncio.wait_for(client.shutdown_session(), 30)

@@ -40,10 +40,12 @@ sys.path.insert(0, str(REPO))
 from bench.lsp_client import (  # noqa: E402
     answered,
     position,
+    server_cpu_seconds,
     start_client,
     stop_client,
     summary,
     timed,
+    wait_until_busy,
     wait_until_settled,
 )
 from bench.make_thesis import make_thesis  # noqa: E402
@@ -174,8 +176,14 @@ async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path
         open_documents(client, spots, frozenset({uri}))
         out["start_warm"]["first_real_answers_ms"] = round(await wait_for_answers(client, spots[0], 120), 1)
         busy, settled = split_spots(spots)
-        # first while the opened chapters are checked in the background, then once the server is idle
+        # first while the opened chapters are checked in the background (they start once the
+        # documents have been unchanged for a moment), then once the server is idle
+        started_ms = await wait_until_busy(client)
+        cpu_start, wall_start = server_cpu_seconds(client), time.perf_counter()
         out["just_opened"] = (await lookups({"relatex": client}, busy))["relatex"]
+        out["just_opened"]["background_started_ms"] = None if started_ms is None else round(started_ms, 1)
+        out["just_opened"]["server_cpu_share"] = round(
+            (server_cpu_seconds(client) - cpu_start) / max(time.perf_counter() - wall_start, 1e-9), 2)
         out["settled_after_ms"] = round(await wait_until_settled(client), 1)
         out["load_average_before"] = load_average()
         idle = await lookups({"relatex": client, **({"peer": peer} if peer is not None else {})}, settled)
@@ -339,7 +347,7 @@ def table(results: dict[str, Any]) -> str:
     rows = ["| bibliography | server | feature | asked (real answers, the only ones timed) | p50 ms | p95 ms | target |",
             "|---|---|---|---:|---:|---:|---|"]
     targets = {"hover": "p95 < 20", "completion": "< 50", "definition": "-",
-               "diagnostics_after_edit": "< 200", "hover_during_generation": "< 50"}
+               "diagnostics_after_edit": "p95 <= 150", "hover_during_generation": "< 50"}
     for case in ("acm_dl", "synthetic"):
         if case not in results:
             continue
@@ -350,8 +358,13 @@ def table(results: dict[str, Any]) -> str:
             if "error" in data:
                 rows.append(f"| {label} | {server} | - | - | - | - | {data['error']} |")
                 continue
-            features = [(f, data.get(f), t) for f, t in targets.items()]
-            features += [(f"{f} (just opened: background checks running)", data.get("just_opened", {}).get(f), t)
+            peer_hover = data_case.get("citation-langserver", {}).get("hover", {}).get("p95_ms")
+            features = [(f, data.get(f), f"p95 <= {2 * peer_hover:.2f} (2x the peer's hover p95)"
+                         if f == "completion" and server == "relatex" and peer_hover else t)
+                        for f, t in targets.items()]
+            share = data.get("just_opened", {}).get("server_cpu_share")
+            busy = "background checks running" + (f", server CPU {share:.0%} of a core" if share is not None else "")
+            features += [(f"{f} (just opened: {busy})", data.get("just_opened", {}).get(f), t)
                          for f, t in targets.items()]
             for feature, s, target in features:
                 if s and "p50_ms" in s:
