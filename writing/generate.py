@@ -29,7 +29,7 @@ from relatex.writing.citation_keys import KeyIndex, assign_keys
 from relatex.writing.latex_validator import CITE_COMMAND, cited_keys, validate_latex
 from relatex.writing.llm import LLM, LLMError
 from relatex.writing.offline_rewrites import rewrite_candidates
-from relatex.writing.offline_writer import section_guard, write_offline
+from relatex.writing.offline_writer import section_guard, section_without_copies, write_offline
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_sentences
 from relatex.writing.srw import WritingCancelled, write_with_llm
 from relatex.writing.support_gate import gate_section
@@ -199,7 +199,10 @@ def generate_related_work(
         body = write_offline(plan, seed=options.seed)
     if judge is not None:
         report("checking every sentence against its sources", 0.9)
-        body, gate = gate_section(body, plan.papers, judge, rewrites=rewrite_candidates(plan, section_guard(plan)))
+        guard = section_guard(plan)
+        body, gate = gate_section(body, plan.papers, judge, rewrites=rewrite_candidates(plan, guard))
+        if not used_llm:
+            body = section_without_copies(body, guard)
         usage["support_gate"] = gate.as_dict()
         for note in gate.notes:
             log.info("%s", note)

@@ -203,3 +203,18 @@ def test_a_run_crossing_into_the_next_sentence_is_caught() -> None:
                  r"\citet{b} rank lists. Last sentence here.")
     kept = without_copied_sentences(paragraph, guard)
     assert guard.ok(kept) and "multivariate" not in kept and "Last sentence here." in kept
+
+
+def test_after_the_gate_a_run_across_sentences_is_removed_and_other_paragraphs_kept_byte_for_byte() -> None:
+    from relatex.writing.offline_writer import OFFLINE_MARKER, section_without_copies
+
+    guard = CopyGuard(["the tool is an implemented system that provides this capability we evaluate it"])
+    clean = r"A first line of work concerns query rewriting \citep{a}. \citet{a} present a rewriter."
+    rewritten = (r"\citet{k} present an implemented system that provides this capability. "
+                 r"We return to query rewriting when describing the setting of our paper.")
+    body = "\n\n".join([OFFLINE_MARKER.rstrip("\n"), clean, rewritten]) + "\n"
+    out = section_without_copies(body, guard)
+    paragraphs = out.split("\n\n")
+    assert paragraphs[0] == OFFLINE_MARKER.rstrip("\n") and paragraphs[1] == clean
+    assert guard.ok(out) and "implemented system" not in out
+    assert section_without_copies(clean, guard) == clean
