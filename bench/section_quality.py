@@ -48,7 +48,7 @@ from splits import half_of  # noqa: E402
 from writing_baselines import extractive, plain, truncate_words  # noqa: E402
 from writing_quality import load_queries  # noqa: E402
 
-from relatex.analysis.claims.claim_support import SUPPORTED, check_claims  # noqa: E402
+from relatex.analysis.claims.claim_support import SUPPORTED, UNKNOWN, check_claims  # noqa: E402
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge  # noqa: E402
 from relatex.analysis.latex.project_model import LatexProject  # noqa: E402
 from relatex.analysis.sentences import split_sentences  # noqa: E402
@@ -122,6 +122,7 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "hybrid_precision": pr(hybrid, gold)[0], "hybrid_recall": pr(hybrid, gold)[1],
         "sentences_judged": len(sentences),
         "supported": sum(1 for v in sentences.values() if v == SUPPORTED),
+        "labels": dict(Counter(sentences.values())),
         "warnings": sum(1 for v in sentences.values() if v in WARNING_LABELS),
         "gate": section.usage.get("support_gate", {}),
         "longest_copied_run": longest_copied_run(section.latex, abstracts + [task.abstract]),
@@ -159,12 +160,19 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         return round(sum(r[key] for r in rows) / len(rows), 4) if rows else 0.0
 
     judged = sum(r["sentences_judged"] for r in rows)
+    labels: Counter[str] = Counter()
+    for r in rows:
+        labels.update(r.get("labels", {}))
     common = Counter(o for r in rows for o in r["openings"]).most_common(5)
     return {
         "sections": len(rows), "cited_per_section": avg("cited"),
         "precision": avg("precision"), "recall": avg("recall"),
         "hybrid_precision": avg("hybrid_precision"), "hybrid_recall": avg("hybrid_recall"),
         "support_rate": round(sum(r["supported"] for r in rows) / judged, 4) if judged else 0.0,
+        "labels": dict(labels),
+        # sentences citing only papers without an abstract cannot be checked (a title alone is too little)
+        "support_rate_checkable": round(sum(r["supported"] for r in rows) / (judged - labels[UNKNOWN]), 4)
+        if judged > labels[UNKNOWN] else 0.0,
         "warnings": sum(r["warnings"] for r in rows), "sentences_judged": judged,
         "longest_copied_run_max": max((r["longest_copied_run"] for r in rows), default=0),
         "garbled": sum(len(r["garbled"]) for r in rows),
@@ -210,8 +218,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--floor", type=float, default=None, help="skip calibration, use this floor")
     parser.add_argument("--seeded", action="store_true")
     parser.add_argument("--limit", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=RESULTS)
+    parser.add_argument("--out", type=Path, default=None,
+                        help="default: bench/results/section_quality[_acl][_seeded].json")
     args = parser.parse_args(argv)
+    if args.out is None:
+        suffix = ("_acl" if args.dataset == "acl" else "") + ("_seeded" if args.seeded else "")
+        args.out = RESULTS.with_name(f"section_quality{suffix}.json")
     from rouge_score import rouge_scorer
 
     judge = OfflineSupportJudge(None)
