@@ -148,11 +148,12 @@ async def wait_until(predicate: Callable[[], Any], timeout: float) -> float:
 
 
 async def bench_relatex(root: Path, chapter: Path, kb_dir: Path, cache_dir: Path, spots: list[Spot],
-                        edits: int, peer: LanguageClient | None = None) -> dict[str, Any]:
+                        edits: int, peer: LanguageClient | None = None,
+                        embedding_model: str = "hashing-256") -> dict[str, Any]:
     """relatex's figures; with ``peer`` (a started citation-langserver), the idle lookups are
     measured in turns with the peer's on the same citations, stored under ``"peer"``."""
     command = [sys.executable, "-m", "relatex.server.cli", "serve"]
-    options = {"knowledgeBase": {"dataDir": str(kb_dir), "embeddingModel": "hashing-256"}, "debounceMs": 50,
+    options = {"knowledgeBase": {"dataDir": str(kb_dir), "embeddingModel": embedding_model}, "debounceMs": 50,
                "online": {"cacheDir": str(cache_dir)}}
     caps = client_capabilities("visual-studio-code")
     out: dict[str, Any] = {}
@@ -281,12 +282,14 @@ async def start_peer(exe: Path, root: Path, bib: Path, spots: list[Spot]) -> tup
                               "bibliography_loaded_ms": round((time.perf_counter() - loaded) * 1000.0, 1)}}
 
 
-def build_kb(kb_dir: Path) -> None:
-    from relatex.retrieval.embedding import HashingEmbedder
+def build_kb(kb_dir: Path, embedding_model: str) -> None:
+    from relatex.config.settings import KnowledgeBaseSettings, Settings
     from relatex.retrieval.knowledge_base import KnowledgeBase
     from relatex.retrieval.sources import open_source
+    from relatex.workflows.knowledge_bases import make_embedder
 
-    with KnowledgeBase.open(kb_dir / "default", embedder=HashingEmbedder(256)) as kb:
+    embedder = make_embedder(Settings(knowledge_base=KnowledgeBaseSettings(embedding_model=embedding_model)))
+    with KnowledgeBase.open(kb_dir / "default", embedder=embedder) as kb:
         kb.index(open_source(REPO / "examples" / "demo" / "library.bib"))
 
 
@@ -314,7 +317,7 @@ async def run_case(base: Path, name: str, bib: Path | None, args: argparse.Names
             results["citation-langserver"] = {"error": str(exc)}
     try:
         results["relatex"] = await bench_relatex(root.parent, chapter, base / "kb", base / f"cache-{name}", spots,
-                                                 args.edits, peer)
+                                                 args.edits, peer, args.embedding_model)
     finally:
         if peer is not None:
             await stop_client(peer)
@@ -326,8 +329,8 @@ async def run_case(base: Path, name: str, bib: Path | None, args: argparse.Names
 async def main_async(args: argparse.Namespace) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="relatex-lsp-bench-") as tmp:
         base = Path(tmp)
-        build_kb(base / "kb")
-        results: dict[str, Any] = {"machine": {"cpus": os.cpu_count()}}
+        build_kb(base / "kb", args.embedding_model)
+        results: dict[str, Any] = {"machine": {"cpus": os.cpu_count()}, "embedding_model": args.embedding_model}
         results["machine"]["load_average_at_start"] = load_average()
         if ACM_BIB.exists() and "acm" in args.cases:
             results["acm_dl"] = await run_case(base, "acm", ACM_BIB, args)
@@ -391,6 +394,10 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=60, help="distinct citations measured per feature and state (busy, idle)")
     parser.add_argument("--edits", type=int, default=15, help="edits for diagnostics-after-edit")
     parser.add_argument("--skip-peer", action="store_true", help="do not run citation-langserver")
+    parser.add_argument("--embedding-model", default="hashing-256",
+                        help="the knowledge base's embedder: hashing-256 (quick, claims judged by the feature "
+                             "scorer) or relatex/all-MiniLM-L6-v2-int8 (the default one: claims judged by the "
+                             "citation model)")
     parser.add_argument("--out", type=Path, default=RESULTS, help="where the JSON goes")
     parser.add_argument("--cases", default="acm,synthetic",
                         help="comma-separated: acm (the 113k-entry ACM DL .bib), synthetic (a small .bib)")
