@@ -82,10 +82,6 @@ METHODS = (
     " It is based on {method}.",
     " It builds on {method}.",
 )
-TITLE_ONLY = (
-    "\\citet{{{key}}} address a related question in ``{title}''.",
-    "Also relevant is ``{title}'' \\citep{{{key}}}.",
-)
 TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
     "\\citet{{{key}}} study {topic}.",
     "{Topic} is the subject of \\citet{{{key}}}.",
