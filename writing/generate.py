@@ -194,12 +194,12 @@ def generate_related_work(
             warnings.append(f"the language model failed ({error}); the offline writer was used instead")
             log.warning("%s", warnings[-1])
     check_cancel(cancel)
+    guard = section_guard(plan)  # one no-copy rule for the offline writer and the gate's rewrites
     if body is None:
         report("writing the section offline", 0.5)
-        body = write_offline(plan, seed=options.seed)
+        body = write_offline(plan, seed=options.seed, guard=guard)
     if judge is not None:
         report("checking every sentence against its sources", 0.9)
-        guard = section_guard(plan)
         body, gate = gate_section(body, plan.papers, judge, rewrites=rewrite_candidates(plan, guard))
         if not used_llm:
             body = section_without_copies(body, guard)

@@ -318,9 +318,10 @@ def section_guard(plan: WritingPlan) -> CopyGuard:
     return CopyGuard(sources, limit=MAX_COPIED_WORDS)
 
 
-def write_offline(plan: WritingPlan, seed: int = 0) -> str:
-    """The whole section body: the marker comment, an overview sentence and one paragraph per theme."""
-    guard = section_guard(plan)  # each sentence is fitted against it, then each paragraph checked again
+def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = None) -> str:
+    """The whole section body: the marker comment, an overview sentence and one paragraph per theme
+    (``guard``: the section's :func:`section_guard`, when the caller already built it)."""
+    guard = guard or section_guard(plan)  # each sentence is fitted against it, then each paragraph checked again
     contributions = {
         key: extract(brief.record.abstract or " ".join(brief.sentences), brief.record.title)
         for key, brief in plan.papers.items()
