@@ -30,6 +30,29 @@ MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to"
 _RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
 _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc", "one", "amp"}
 _BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
+# verbs that cannot end a sentence: their object or complement was cut ("we find the model leads.")
+_NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
+                           "requires", "yield", "yields", "contain", "contains", "make", "makes", "give", "gives",
+                           "use", "uses", "show", "shows", "help", "helps", "consist", "consists", "rely", "relies",
+                           "depend", "depends", "introduce", "introduces", "present", "presents", "propose",
+                           "proposes", "develop", "develops", "describe", "describes", "demonstrate", "improve",
+                           "obtain", "achieve", "achieves", "identify", "predict", "capture", "support"})
+# verbs that take an object, never a bare to-infinitive ("who introduce to train a model")
+_NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|build|examine|analy[sz]e|evaluate)s?"
+                            r"\s+(?:here\s+|also\s+|[a-z]+ly\s+)?to\s+[a-z]", re.I)
+# a complement clause that lost its verb ("we find that the predictions.")
+_THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|suggest|indicate|demonstrate|observe|"
+                          r"argue|conclude|reveal|confirm)s?\s+that\b(?P<rest>[^,;:]*)$", re.I)
+# a comparison without its second term, or an adjective whose noun was cut ("its effectiveness is comparable.")
+_NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short"})
+# nouns that end a phrase only with their of-phrase ("a model on the basis.")
+_NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
+                       "light", "rest", "form", "use", "end", "terms", "performance"})
+_HOW_CLAUSE = re.compile(r"\b(?:how|whether|why)\b(?P<rest>[^,;:]*)$", re.I)
+_OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
+_EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
+                          r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?|"
+                          r"[a-z]+ed)\b", re.I)
 
 
 def plain_sentence(sentence: str) -> str:
@@ -73,11 +96,40 @@ def garbled_reason(sentence: str) -> str:
     before = words[-2].lower() if len(words) > 1 else ""
     if _open_relative(text):
         return "a relative clause without its verb"
+    reason = _cut_complement(sentence, text, last, before)
+    if reason:
+        return reason
     if last in _IRREGULAR_PARTICIPLES or (last.endswith("ing") and (before.endswith("ly") or before in
                                                                      {"of", "for", "to", "by", "in"})):
         return f"ends on the verb '{words[-1]}' without its object"
     if re.search(r"\b(?:and|or|but|of|the|a|an)\s+(?:and|or|but|of|the|a|an)\b", text, re.I):
         return "doubled function word"
+    return ""
+
+
+def _clause_has_verb(rest: str) -> bool:
+    return _has_main_verb("x " + rest) or bool(_EXTRA_VERBS.search(rest))
+
+
+def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
+    """Why the sentence lost a verb's object or complement, a noun's of-phrase or a comparison's term."""
+    if _OPEN_QUESTION.search(text):
+        return "a question mark inside the sentence"
+    if _NO_INFINITIVE.search(text):
+        return "a verb without its object"
+    how = _HOW_CLAUSE.search(text.rstrip(". "))
+    if how and len(how.group("rest").split()) < 4 and not _clause_has_verb(how.group("rest")):
+        return "a how-clause without its verb"
+    that = _THAT_CLAUSE.search(text.rstrip(". "))
+    if that and not _clause_has_verb(that.group("rest")):
+        return "a that-clause without its verb"
+    if last in _NEEDS_TERM or (before in {"a", "an"} and "-" in last):
+        return f"ends on '{last}' without what it qualifies"
+    if last in _NEEDS_OF and before == "the":
+        return f"ends on 'the {last}' without its of-phrase"
+    cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"
+    if last in _NEEDS_OBJECT and before not in {"a", "an", "the", "its", "their"} and not cited_object:
+        return f"ends on the verb '{last}' without its object"
     return ""
 
 
@@ -112,6 +164,12 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "to tackle this problem by dealing": the gerund lost its object
     if last.endswith("ed") and before in {"is", "are", "was", "were", "been", "be"}:
         return False  # "the processes which were developed": a relative clause cut after its verb
+    if last in _NEEDS_TERM or last in _NEEDS_OBJECT or last in {"conclude", "concludes", "find", "finds"}:
+        return False  # "a framework named NCF, short", "... and conclude": cut before what completes it
+    if re.search(r"\b(?:in|for|under|to) the (?:scenario|setting|context|case|domain|above)$", phrase.rstrip(". ")):
+        return False  # "in the scenario": a setting the reader never saw
+    if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
+        return False  # "her past searches": a person the reader never met
     if re.search(r"\b(?:these|those|this|such|aforementioned|above|the (?:two|three|four) \w+)\b", phrase, re.I):
         return False  # "these baseline models", "the three properties": refers to what the reader never saw
     return not vague(phrase) and not _open_relative(phrase)
@@ -119,7 +177,11 @@ def phrase_complete(phrase: str) -> bool:
 
 _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model", "models", "set", "information",
                             "process", "processes", "technique", "system", "investigation", "attempt", "solution",
-                            "algorithm", "tool", "study", "analysis", "way", "problem", "issue", "task", "work"})
+                            "algorithm", "tool", "study", "analysis", "way", "problem", "issue", "task", "work",
+                            "intuition", "observation", "idea", "ideas", "assumption", "principle", "results", "result",
+                            "techniques", "components", "insight", "insights", "fact", "notion", "objective",
+                            "factors", "aspects", "issues", "challenges", "questions", "measures", "features",
+                            "findings", "survey", "review", "overview", "experiments", "performance"})
 
 
 def vague(phrase: str) -> bool:
@@ -127,9 +189,12 @@ def vague(phrase: str) -> bool:
     "the information"): true of almost any paper, so it says nothing about this one."""
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", phrase)]
     content = [w for w in words if w not in {"a", "an", "the", "new", "novel", "first", "of", "this", "these", "such",
-                                              "general", "simple", "effective", "efficient", "several", "two", "three"}]
+                                              "general", "simple", "effective", "efficient", "several", "two", "three",
+                                              "successful", "existing", "different", "various", "key", "main",
+                                              "important", "systematic", "comprehensive", "empirical", "detailed",
+                                              "thorough", "extensive", "preliminary", "initial", "comparative",
+                                              "four", "some", "many", "previous", "prior", "same"}]
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
-    return not _open_relative(phrase)
 
 
 def _open_relative(text: str) -> bool:

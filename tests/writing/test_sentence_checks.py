@@ -52,3 +52,41 @@ def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
 def test_specific_phrases_are_said() -> None:
     assert phrase_complete("a cluster ranking approach based on Markov random fields")
     assert phrase_complete("a dual-sparse topic model")
+
+
+@pytest.mark.parametrize("sentence", [
+    r"We take up ratings in a narrower setting: we find that the predictions.",
+    r"Where these works treat social networks in general, we find the proposed model leads.",
+    r"\citet{a} propose previous research to show.",
+    r"Another contribution is due to \citet{a}, who introduce to train a neural ranking model.",
+    r"It is based on a large-scale.",
+    r"One example is a learning to rank model on the basis \citep{a}.",
+    r"The work of \citet{a} analyses how the retrieval bias.",
+    r"\citet{a}, in turn, present a better alternative for network embeddings?.",
+    r"Their experiments show that its effectiveness is comparable.",
+    r"Along similar lines, \citet{a} introduce a general framework named NCF, short.",
+    r"An early contribution is that of \citet{a}, who introduce here to investigate a mixed approach.",
+    r"Where these works treat information flow in general, we study and compare the performance.",
+])
+def test_cut_objects_complements_and_comparisons_are_garbled(sentence: str) -> None:
+    assert garbled_reason(sentence), sentence
+
+
+@pytest.mark.parametrize("sentence", [
+    r"\citet{a} study how users search for code.",
+    r"They report that accuracy rises with more data.",
+    r"\citet{a} show that dense retrieval outperforms BM25 \citep{b}.",
+    r"\citet{a} examine whether pairwise learning can improve community recommendation.",
+    r"Other work on citation recommendation includes~\citep{a,b}.",
+])
+def test_whole_complements_pass(sentence: str) -> None:
+    assert well_formed(sentence), garbled_reason(sentence)
+
+
+@pytest.mark.parametrize("phrase", ["the intuition", "her past searches", "two successful techniques",
+                                    "the first systematic study", "a better alternative for network embeddings?",
+                                    "a general framework named NCF, short", "the findings", "a comprehensive survey",
+                                    "its potential for incremental processing and conclude",
+                                    "user response prediction in the scenario"])
+def test_generic_or_out_of_context_method_phrases_are_not_said(phrase: str) -> None:
+    assert not phrase_complete(phrase)
