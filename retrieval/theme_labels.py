@@ -27,7 +27,13 @@ GENERIC_LABEL_WORDS = frozenset(
     tool tools setting settings measure measures allows finds found sentence sentences document documents
     word words article articles paragraph paragraphs evaluation evaluations algorithm algorithms method
     methods results problem problems find show use make give take provide obtain achieve improve yield
-    lead allow""".split()
+    lead allow user users source sources content creation failure failures item items dataset datasets
+    corpus corpora query queries process processes input inputs output outputs feature features context
+    contexts structure structures people person group groups value values effect effects factor factors
+    scheme schemes service services role roles project projects pair pairs future capture block blocks
+    movement movements break accuracy effectiveness efficiency conference collection collections
+    constraint constraints identification comparison knowledge activities activity position web online
+    benchmark benchmarks concept concepts""".split()
 )
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
@@ -57,7 +63,8 @@ _ADJECTIVES = frozenset(
     specific related common strong efficient effective robust scalable fast approximate scientific novel
     dense sparse open human real random multiple single whole full main key important relevant
     available new old deep shallow hard easy popular similar particular regular linear nonlinear modular
-    various different important useful accurate appropriate adequate separate private""".split()
+    various different important useful accurate appropriate adequate separate private latent joint implicit
+    explicit hidden fine-grained high-quality known given shown seen made done taken found""".split()
 )
 _HYPHEN_MODIFIERS = frozenset({"based", "scale", "shot", "level", "aware", "domain", "oriented", "grained", "free",
                                "like", "driven", "specific", "informed", "augmented", "supervised", "wise", "order",

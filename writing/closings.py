@@ -113,11 +113,13 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline],
 
 
 def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
-            used: set[str] | None = None, guard: CopyGuard | None = None) -> str:
+            used: set[str] | None = None, guard: CopyGuard | None = None, topic: str = "") -> str:
     """The theme related to the draft, through the aspect of the draft closest to it; a template
     already used for another theme (``used``) is taken again only when none is left. The
     aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
-    with its trailing modifiers dropped, else the theme is related to the draft in general."""
+    with its trailing modifiers dropped, else the theme is named as background to the draft's
+    ``topic`` (its title as a noun phrase); with no topic either, no closing ("": nothing is
+    claimed about the draft that the draft does not say)."""
     used = set() if used is None else used
 
     def pick(options: Sequence[str]) -> str:
@@ -125,9 +127,13 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         used.add(choice)
         return choice
 
+    def generic() -> str:
+        sentence = pick(CLOSING_GENERIC).format(term=term, topic=topic) if topic else ""
+        return sentence if sentence and well_formed(sentence) else ""
+
     term = theme_label(theme, short=True)
     if aspect is None:
-        return pick(CLOSING_GENERIC).format(term=term, topic="the setting of our paper")
+        return generic()
     found, score = aspect
     options: Sequence[str]
     if found.kind == "action":
@@ -143,7 +149,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         if (guard is None or guard.ok(sentence)) and well_formed(sentence) and f"aspect:{text}" not in used:
             used.add(f"aspect:{text}")  # each paragraph relates a different part of the draft
             return sentence
-    return pick(CLOSING_GENERIC).format(term=term, topic="the setting of our paper")
+    return generic()
 
 
 def _compressions(text: str) -> list[str]:
@@ -177,6 +183,12 @@ def _clean_term(term: str) -> str:
     return text
 
 
+def _overlaps(term: str, kept: str) -> bool:
+    """Whether two label terms share a word ("dependency parsing" and "parsers": say it once)."""
+    stems = {w[:4] for w in kept.split() if len(w) > 3}
+    return term[:5] == kept[:5] or term in kept or kept in term or any(w[:4] in stems for w in term.split() if len(w) > 3)
+
+
 def theme_label(theme: ThemeOutline, short: bool = False) -> str:
     """A noun phrase naming the theme: its clean key phrases (no numbers, no "theme N", no
     dangling conjunctions, none inside another), at most two (one with ``short``)."""
@@ -184,7 +196,7 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
     for term in (*theme.terms, theme.label):
         clean = _clean_term(term)
         low = clean.lower()
-        if clean and not any(low[:5] == k.lower()[:5] or low in k.lower() or k.lower() in low for k in kept):
+        if clean and not any(_overlaps(low, k.lower()) for k in kept):
             kept.append(clean)
     kept = kept[: 1 if short else 2]
     return join_terms(kept) if kept else "closely related problems"

@@ -92,6 +92,8 @@ def _paper_sentence(
     style: Style, first_of_layer: bool,
 ) -> str:
     if not contribution.phrase:
+        if not (brief.record.abstract or "").strip():
+            return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
         title = " ".join(brief.record.title.split()).rstrip(".")
         topic = title_topic(title)
         if topic:
@@ -132,6 +134,19 @@ def title_topic(title: str) -> str:
     if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title):
         return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
     return " ".join(w if keeps_case(w) else w.lower() for w in words)
+
+
+def draft_topic(title: str) -> str:
+    """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
+    whole title, else the part after or before its colon."""
+    title = " ".join(title.split()).rstrip(".")
+    parts = [title] + ([p.strip() for p in reversed(title.split(":", 1))] if ":" in title else [])
+    for part in parts:
+        part = re.sub(r"^(?:a|an|the)\s+", "", part, flags=re.I)
+        topic = title_topic(part)
+        if topic and len(topic.split()) >= 2:
+            return topic
+    return ""
 
 
 def _usable_method(contribution: Contribution) -> bool:
@@ -230,6 +245,10 @@ def _group_sentence(group: list[PaperBrief], contribution: Contribution, style: 
     return text if guard.ok(text) and well_formed(text) else ""
 
 
+def _cites(briefs: Sequence[PaperBrief]) -> str:
+    return f" \\citep{{{','.join(b.key for b in briefs)}}}" if briefs else ""
+
+
 def list_sentence(label: str, keys: Sequence[str]) -> str:
     """The papers with nothing sayable beyond their title, in one citation list."""
     return f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." if keys else ""
@@ -243,9 +262,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     label = theme_label(theme)
     briefs = _order(theme.keys, plan)
     leading = sorted(briefs, key=lambda b: -b.relevance)[:TOPIC_CITES] if len(briefs) > 1 else []
-    cites = f" \\citep{{{','.join(b.key for b in leading)}}}" if leading else ""
     topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(TOPIC_NEXT)
-    sentences = [topic.format(label=label, cites=cites)]
+    sentences = [topic.format(label=label, cites=_cites(leading))]
     groups = _groups(briefs, contributions)
     grouped: set[str] = set()
     listed: list[str] = []
@@ -282,8 +300,11 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
             previous.append(brief)
         else:
             listed.append(brief.key)
-    sentences.append(list_sentence(label, listed))
-    sentences.append(closing(theme, aspect, style, used_closings, guard))
+    if len(sentences) == 1:  # nothing said of any paper: the topic sentence cites them all, no list
+        sentences = [topic.format(label=label, cites=_cites([plan.papers[k] for k in listed]))]
+    else:
+        sentences.append(list_sentence(label, [k for k in listed if k not in {b.key for b in leading}]))
+    sentences.append(closing(theme, aspect, style, used_closings, guard, topic=draft_topic(plan.draft_title)))
     return " ".join(s for s in sentences if s)
 
 

@@ -218,3 +218,21 @@ def test_after_the_gate_a_run_across_sentences_is_removed_and_other_paragraphs_k
     assert paragraphs[0] == OFFLINE_MARKER.rstrip("\n") and paragraphs[1] == clean
     assert guard.ok(out) and "implemented system" not in out
     assert section_without_copies(clean, guard) == clean
+
+
+def test_title_only_papers_are_listed_not_described(tmp_path: Path, records: list[PaperRecord]) -> None:
+    project, bibs = make_project(tmp_path)
+    bare = [r.with_changes(abstract=None) if i in (1, 2) else r for i, r in enumerate(records)]
+    section = generate_related_work(project, bibs, make_selection(bare))
+    for key in ("reimers2019sentence", "karpukhin2020dense"):  # the keys of records 1 and 2
+        assert "\\citet{" + key + "}" not in section.latex, key  # never the subject of a sentence
+        assert re.search(r"\\citep\{[^}]*\b" + re.escape(key) + r"\b", section.latex), key  # but cited in a list
+
+
+def test_a_theme_of_title_only_papers_is_one_cited_topic_sentence(tmp_path: Path, records: list[PaperRecord]) -> None:
+    project, bibs = make_project(tmp_path)
+    bare = [r.with_changes(abstract=None) if i < 4 else r for i, r in enumerate(records)]
+    section = generate_related_work(project, bibs, make_selection(bare))
+    first = [p for p in section.latex.split("\n\n") if not p.startswith("%")][1]
+    assert "Other work on" not in first and "\\citet{" not in first
+    assert len(re.findall(r"\\citep\{([^}]*)\}", first)[0].split(",")) == 4

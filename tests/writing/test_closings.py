@@ -1,0 +1,33 @@
+"""Closing sentences claim nothing about the draft that its abstract or title does not give."""
+
+from __future__ import annotations
+
+import random
+
+from relatex.writing.closings import Style, closing, theme_label
+from relatex.writing.offline_writer import draft_topic
+from relatex.writing.plan import ThemeOutline
+
+THEME = ThemeOutline(id=0, label="dense retrieval", terms=("dense retrieval", "query expansion"), keys=("a", "b"))
+
+
+def test_without_a_usable_aspect_the_closing_names_the_draft_title_as_its_topic() -> None:
+    text = closing(THEME, None, Style(random.Random(1)), topic="citation recommendation for scientific drafts")
+    assert "citation recommendation for scientific drafts" in text and "dense retrieval" in text
+
+
+def test_without_aspect_or_title_topic_there_is_no_closing() -> None:
+    assert closing(THEME, None, Style(random.Random(1)), topic="") == ""
+
+
+def test_the_draft_title_becomes_a_noun_phrase_or_nothing() -> None:
+    assert draft_topic("Neural Ranking Models: A Survey") == "neural ranking models"
+    assert draft_topic("Syntax-Based Word Alignment for Machine Translation.") == \
+        "syntax-based word alignment for machine translation"
+    assert draft_topic("Towards Better Search") == ""
+    assert draft_topic("How Do Users Search?") == ""
+
+
+def test_label_terms_sharing_a_word_are_said_once() -> None:
+    theme = ThemeOutline(id=1, label="", terms=("dependency parsing", "parsers", "treebanks"), keys=("a",))
+    assert theme_label(theme) == "dependency parsing and treebanks"
