@@ -20,6 +20,7 @@ from splits import half_of  # type: ignore[import-not-found]  # bench/ is on the
 from relatex.analysis.bib.bibtex import parse_bib_text
 from relatex.retrieval.acl_citations import AclCitationIndex
 from relatex.retrieval.records import PaperRecord
+from relatex.retrieval.sources.base import clean_text
 from relatex.retrieval.sources.bibtex_source import acl_id_from_url, bib_entry_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -143,7 +144,7 @@ def _scisummnet_abstracts() -> dict[str, str]:
         for line in handle:
             row = json.loads(line)
             if row.get("abstract"):
-                abstracts[row["acl_id"]] = " ".join(row["abstract"].split())
+                abstracts[row["acl_id"]] = clean_text(row["abstract"]) or ""  # decodes "& quot;"
     return abstracts
 
 

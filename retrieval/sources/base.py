@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import gzip
+import html
 import io
 import json
 import logging
+import re
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -126,10 +128,16 @@ def count_lines(path: Path, prefix: bytes | None = None) -> int | None:
     return total
 
 
+_SPACED_ENTITY = re.compile(r"&\s(quot|amp|lt|gt|apos|#\d+);")
+
+
 def clean_text(value: Any) -> str | None:
-    """A stripped, whitespace-collapsed string, or None when empty / not a string."""
+    """A stripped, whitespace-collapsed string with HTML entities decoded ("&quot;", and "& quot;"
+    as some dumps spell it), or None when empty / not a string."""
     if not isinstance(value, str):
         return None
+    if "&" in value:
+        value = html.unescape(_SPACED_ENTITY.sub(r"&\1;", value))
     text = " ".join(value.split())
     return text or None
 

@@ -150,3 +150,11 @@ def test_limited_source_stops_early_and_shares_counts() -> None:
     assert [r.arxiv_id for r in head] == ["1706.03762", "1810.04805"]
     assert head.estimate_total() == 2 and head.name == source.name
     assert list(open_source(FIXTURES / "arxiv.jsonl").limited(0)) == []
+
+
+def test_record_text_decodes_html_entities() -> None:
+    from relatex.retrieval.sources.base import clean_text
+
+    assert clean_text("on the &quot;old&quot; and the& quot;new& quot; data, R&amp;D") == \
+        'on the "old" and the"new" data, R&D'
+    assert clean_text("AT&T  labs") == "AT&T labs"
