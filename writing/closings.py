@@ -189,14 +189,33 @@ def _overlaps(term: str, kept: str) -> bool:
     return term[:5] == kept[:5] or term in kept or kept in term or any(w[:4] in stems for w in term.split() if len(w) > 3)
 
 
-def theme_label(theme: ThemeOutline, short: bool = False) -> str:
-    """A noun phrase naming the theme: its clean key phrases (no numbers, no "theme N", no
-    dangling conjunctions, none inside another), at most two (one with ``short``)."""
+def label_terms(theme: ThemeOutline, short: bool = False) -> list[str]:
+    """The theme's clean key phrases (no numbers, no "theme N", no dangling conjunctions, none
+    sharing a word with another), at most two (one with ``short``)."""
     kept: list[str] = []
     for term in (*theme.terms, theme.label):
         clean = _clean_term(term)
         low = clean.lower()
         if clean and not any(_overlaps(low, k.lower()) for k in kept):
             kept.append(clean)
-    kept = kept[: 1 if short else 2]
+    return kept[: 1 if short else 2]
+
+
+def theme_label(theme: ThemeOutline, short: bool = False) -> str:
+    """A noun phrase naming the theme: :func:`label_terms` joined ("closely related problems" without any)."""
+    kept = label_terms(theme, short)
     return join_terms(kept) if kept else "closely related problems"
+
+
+def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
+    """Whether a paper is about one of the label's terms: every word of the term (by its stem)
+    occurs in its title or abstract. With no terms, every paper fits."""
+    def stems(text: str) -> set[str]:
+        return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+    have = stems(f"{title} {abstract}")
+    for term in terms:
+        needed = stems(term)
+        if needed and needed <= have:
+            return True
+    return not terms

@@ -23,7 +23,16 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from relatex.analysis.sentences import split_sentences
-from relatex.writing.closings import Style, assign_aspects, capitalise, closing, join_terms, theme_label
+from relatex.writing.closings import (
+    Style,
+    assign_aspects,
+    capitalise,
+    closing,
+    fits_label,
+    join_terms,
+    label_terms,
+    theme_label,
+)
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
@@ -254,6 +263,11 @@ def list_sentence(label: str, keys: Sequence[str]) -> str:
     return f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." if keys else ""
 
 
+def see_also(keys: Sequence[str]) -> str:
+    """Papers with nothing sayable whose text does not name the theme's label: cited without a claim."""
+    return f"See also~\\citep{{{','.join(keys)}}}." if keys else ""
+
+
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
                 seed: int = 0, used_closings: set[str] | None = None) -> str:
@@ -261,7 +275,10 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     label = theme_label(theme)
     briefs = _order(theme.keys, plan)
-    leading = sorted(briefs, key=lambda b: -b.relevance)[:TOPIC_CITES] if len(briefs) > 1 else []
+    terms = label_terms(theme)
+    fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
+    leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
+        if len(briefs) > 1 else []
     topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(TOPIC_NEXT)
     sentences = [topic.format(label=label, cites=_cites(leading))]
     groups = _groups(briefs, contributions)
@@ -301,9 +318,10 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         else:
             listed.append(brief.key)
     if len(sentences) == 1:  # nothing said of any paper: the topic sentence cites them all, no list
-        sentences = [topic.format(label=label, cites=_cites([plan.papers[k] for k in listed]))]
-    else:
-        sentences.append(list_sentence(label, [k for k in listed if k not in {b.key for b in leading}]))
+        sentences = [topic.format(label=label, cites=_cites([plan.papers[k] for k in listed if k in fitting]))]
+        leading = [plan.papers[k] for k in listed if k in fitting]
+    sentences.append(list_sentence(label, [k for k in listed if k in fitting and k not in {b.key for b in leading}]))
+    sentences.append(see_also([k for k in listed if k not in fitting]))
     sentences.append(closing(theme, aspect, style, used_closings, guard, topic=draft_topic(plan.draft_title)))
     return " ".join(s for s in sentences if s)
 

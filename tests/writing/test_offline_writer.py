@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
+from relatex.writing.closings import fits_label
 from relatex.writing.contribution_extract import extract
 from relatex.writing.contributions import is_bare_appositive, shorten
 from relatex.writing.draft_aspects import draft_aspects
@@ -235,4 +236,23 @@ def test_a_theme_of_title_only_papers_is_one_cited_topic_sentence(tmp_path: Path
     section = generate_related_work(project, bibs, make_selection(bare))
     first = [p for p in section.latex.split("\n\n") if not p.startswith("%")][1]
     assert "Other work on" not in first and "\\citet{" not in first
-    assert len(re.findall(r"\\citep\{([^}]*)\}", first)[0].split(",")) == 4
+    cited = [k for group in re.findall(r"\\citep\{([^}]*)\}", first) for k in group.split(",")]
+    assert len(cited) == len(set(cited)) == 4  # each paper once: under the label when its title names it
+    assert "See also~\\citep{robertson2009bm25," in first  # "Relevance Framework: BM25" names neither term
+
+
+def test_papers_that_do_not_name_the_label_are_not_put_under_it() -> None:
+    assert fits_label("Dense Passage Retrieval", "", ["dense retrieval"])
+    assert fits_label("A study", "We track eye movements of searchers.", ["eye tracking"])
+    assert not fits_label("New Bounds on Eigenvalues of Random Kernel Matrices", "Kernel methods ...",
+                          ["kernel pooling", "ad-hoc search"])
+    assert fits_label("Anything", "", [])
+
+
+def test_a_hedged_finding_is_not_reported_as_a_plain_one() -> None:
+    from relatex.writing.contribution_extract import result_of_sentence
+
+    assert result_of_sentence("Empirical validations indicated that our method could potentially improve the "
+                              "prediction of student performance.") == ""
+    assert result_of_sentence("Our model outperforms strong baselines on three datasets.") == \
+        "the approach outperforms strong baselines on three datasets"
