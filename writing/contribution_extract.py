@@ -54,6 +54,9 @@ _OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){
                           r"system|framework|algorithm|technique|architecture|parser|classifier)s?\b[^,;]{0,40}$", re.I)
 
 
+_HEDGE = re.compile(r"\b(?:could|may|might|can|would|potentially|possibly|likely|expected|hope|aims?)\b", re.I)
+
+
 def mask_inner_periods(sentence: str) -> str:
     """The sentence with every period but a final one masked (abbreviations, decimals, initials)."""
     body = sentence.rstrip()
@@ -125,8 +128,11 @@ def _result(sentence: str) -> str:
             return candidate
         return ""
     better = OUTPERFORMS.search(sentence)
-    if better is None or not _OWN_SUBJECT.search(sentence[: better.start()]):
+    own = _OWN_SUBJECT.search(sentence[: better.start()]) if better is not None else None
+    if better is None or own is None:
         return ""  # "X outperforms Y" with X a baseline: not this paper's finding
+    if _HEDGE.search(own.group(0)):
+        return ""  # "our method could potentially improve ...": said without the hedge it would overstate
     candidate = shorten(better.group(0), 9, strict=True)
     if len(candidate.split()) < 3:
         return ""

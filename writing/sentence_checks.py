@@ -36,7 +36,13 @@ _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enable
                            "use", "uses", "show", "shows", "help", "helps", "consist", "consists", "rely", "relies",
                            "depend", "depends", "introduce", "introduces", "present", "presents", "propose",
                            "proposes", "develop", "develops", "describe", "describes", "demonstrate", "improve",
-                           "obtain", "achieve", "achieves", "identify", "predict", "capture", "support"})
+                           "obtain", "achieve", "achieves", "identify", "predict", "capture", "support", "aiming",
+                           "leading", "allowing", "enabling", "making", "trying", "seeking", "resulting",
+                           "providing", "requiring", "giving", "helping"})
+# a verb of the templates followed by an adverb and a preposition: the object was lost ("study specifically on X")
+_ADVERB_FOR_OBJECT = re.compile(r"\b(?:study|studies|examine|examines|analy[sz]e|analy[sz]es|investigate|"
+                                r"investigates|propose|proposes|present|presents|introduce|introduces|develop|"
+                                r"develops)\s+[a-z]+ly\s+(?:on|in|at|to|for|with|about)\b", re.I)
 # verbs that take an object, never a bare to-infinitive ("who introduce to train a model")
 _NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|build|examine|analy[sz]e|evaluate)s?"
                             r"\s+(?:here\s+|also\s+|[a-z]+ly\s+)?to\s+[a-z]", re.I)
@@ -47,7 +53,7 @@ _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|su
 _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
-                       "light", "rest", "form", "use", "end", "terms", "performance"})
+                       "light", "rest", "form", "use", "end", "terms", "performance", "source"})
 _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why)\b(?P<rest>[^,;:]*)$", re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
@@ -115,7 +121,7 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
     """Why the sentence lost a verb's object or complement, a noun's of-phrase or a comparison's term."""
     if _OPEN_QUESTION.search(text):
         return "a question mark inside the sentence"
-    if _NO_INFINITIVE.search(text):
+    if _NO_INFINITIVE.search(text) or _ADVERB_FOR_OBJECT.search(text):
         return "a verb without its object"
     how = _HOW_CLAUSE.search(text.rstrip(". "))
     if how and len(how.group("rest").split()) < 4 and not _clause_has_verb(how.group("rest")):
@@ -157,6 +163,8 @@ def phrase_complete(phrase: str) -> bool:
     last = words[-1].rstrip(".").lower()
     if len(last) == 1 or last in _ARTICLES_AND_LINKS or last in _IRREGULAR_PARTICIPLES:
         return False
+    if len(words) > 1 and words[0].lower().endswith("ly") and words[1].lower() in MODIFIER_STARTS:
+        return False  # "specifically on Google Consumer Surveys": an adverb where the object should be
     if words[0].lower() in _BAD_PHRASE_START or re.search(r"\b(?:and|or)\s+in\s+the\b", phrase):
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
     before = words[-2].lower() if len(words) > 1 else ""

@@ -67,6 +67,9 @@ def test_specific_phrases_are_said() -> None:
     r"Along similar lines, \citet{a} introduce a general framework named NCF, short.",
     r"An early contribution is that of \citet{a}, who introduce here to investigate a mixed approach.",
     r"Where these works treat information flow in general, we study and compare the performance.",
+    r"\citet{a} likewise study specifically on Google Consumer Surveys.",
+    r"In recent work, \citet{a} analyse the knowledge graph as the source.",
+    r"\citet{a} examine the problem of page-wise recommendations aiming.",
 ])
 def test_cut_objects_complements_and_comparisons_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -87,6 +90,6 @@ def test_whole_complements_pass(sentence: str) -> None:
                                     "the first systematic study", "a better alternative for network embeddings?",
                                     "a general framework named NCF, short", "the findings", "a comprehensive survey",
                                     "its potential for incremental processing and conclude",
-                                    "user response prediction in the scenario"])
+                                    "user response prediction in the scenario", "specifically on Google Consumer Surveys"])
 def test_generic_or_out_of_context_method_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
