@@ -131,7 +131,25 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
         "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},
         "seconds": round(seconds, 3), "latex": section.latex,
+        "_audit_pool": [{"sentence": section.latex[r.claim.start:r.claim.end], "verdict": r.verdict.label,
+                         "papers": {k: _paper_text(plan.papers[k]) for k in r.claim.keys if k in plan.papers}}
+                        for r in results],
     }
+
+
+def _paper_text(brief: Any) -> str:
+    return f"{brief.record.title}. {brief.record.abstract or '(no abstract)'}"
+
+
+def audit_sample(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
+    """``n`` random cited sentences of the test sections (seed 13), each with the title and abstract of
+    every paper it cites, for reading by hand; the pools are removed from the rows."""
+    pool = {}
+    for row in rows:
+        for item in row.pop("_audit_pool"):
+            pool.setdefault(item["sentence"], {**item, "doi": row["doi"]})  # one claim per citation group
+    items = sorted(pool.values(), key=lambda i: (i["doi"], i["sentence"]))
+    return random.Random(13).sample(items, min(n, len(items)))
 
 
 def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], floors: Sequence[float],
@@ -218,6 +236,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--floor", type=float, default=None, help="skip calibration, use this floor")
     parser.add_argument("--seeded", action="store_true")
     parser.add_argument("--limit", type=int, default=0)
+    parser.add_argument("--audit", type=int, default=40, help="cited sentences sampled for reading, with abstracts")
     parser.add_argument("--out", type=Path, default=None,
                         help="default: bench/results/section_quality[_acl][_seeded].json")
     args = parser.parse_args(argv)
@@ -244,6 +263,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         result["floor"] = floor
         rows = [write_one(t, queries.get(t.name), kb, sources_for(t), replace(BASE, relevance_floor=floor), judge,
                           scorer, args.seeded, random.Random(0)) for t in test]
+    result["audit_sample"] = audit_sample(rows, args.audit)
     result["summary"] = summary(rows)
     result["sections"] = rows
     print(json.dumps(result["summary"], indent=1))
