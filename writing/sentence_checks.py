@@ -86,6 +86,8 @@ def garbled_reason(sentence: str) -> str:
     """Why the sentence is not a whole, well-formed sentence ("" when it is)."""
     if not sentence.strip():
         return "empty"
+    if re.fullmatch(r"\s*See also~?\\citep?\{[^{}]*\}\.\s*", sentence):
+        return ""  # a pointer to papers, complete as it is
     text = plain_sentence(sentence)
     if not _balanced(sentence):
         return "unbalanced quotes or brackets"

@@ -109,11 +109,22 @@ def _containing(starts: list[int], sentences: Sequence[tuple[int, int]], offset:
     return index if start <= offset < end else None
 
 
+_POINTER_WORDS = frozenset({"see", "also", "e.g", "eg", "cf", "for", "example", "examples", "instance", "details",
+                            "detail", "more", "further", "and", "references", "therein", "the", "a", "an", "in",
+                            "particular", "or", "i.e", "ie", "etc", "among", "others"})
+
+
+def _only_pointer(words: str) -> bool:
+    """A sentence that only points to the cited work ("See also", "cf.", "e.g."): it states nothing to check."""
+    tokens = re.findall(r"[A-Za-z]+(?:\.[A-Za-z]+)*", words.lower())
+    return bool(tokens) and all(t in _POINTER_WORDS for t in tokens)
+
+
 def claims_for_file(path: Path, text: str, sites: Sequence[CitationSite], masked: str | None = None) -> list[Claim]:
     """One Claim per citation command in prose.
 
     ``\\nocite``, key-less sites and sentences with no words left once citations are removed
-    (a bare ``\\cite{x}``) give no claim.
+    (a bare ``\\cite{x}``), or only pointer words ("See also \\cite{x}."), give no claim.
     """
     claims: list[Claim] = []
     sentence_cache: dict[tuple[int, int], tuple[str, tuple[int, ...]]] = {}
@@ -131,7 +142,7 @@ def claims_for_file(path: Path, text: str, sites: Sequence[CitationSite], masked
         if claims and claims[-1].keys == keys and (claims[-1].start, claims[-1].end) == span:
             continue  # "\\citeauthor{x}~(\\citeyear{x})" is one citation group
         words = plain.replace(TEXTUAL_CITATION_PLACEHOLDER.capitalize(), "").replace(TEXTUAL_CITATION_PLACEHOLDER, "")
-        if not any(ch.isalnum() for ch in words):
+        if not any(ch.isalnum() for ch in words) or _only_pointer(words):
             continue
         claims.append(
             Claim(

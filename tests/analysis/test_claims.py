@@ -66,6 +66,15 @@ def test_nocite_bare_citations_and_headings_give_no_claims(tmp_path: Path) -> No
     assert project.claims == ()
 
 
+def test_pointer_sentences_state_nothing_to_check(tmp_path: Path) -> None:
+    body = ("Dense retrieval is popular. See also~\\citep{a,b}. For more details, see~\\cite{c}. "
+            "Cf.~\\cite{d}. See \\cite{e} for a survey of dense retrieval.")
+    root, _ = _project(tmp_path, body)
+    project = load_project(root)
+    assert project.cited_keys() == ("a", "b", "c", "d", "e")
+    assert [c.keys for c in project.claims] == [("e",)]  # a survey of dense retrieval: something to check
+
+
 def test_footnote_and_caption_sentences_are_their_own_claims(tmp_path: Path) -> None:
     body = (
         "Main text\\footnote{As argued in \\cite{fn}.} continues here.\n"

@@ -81,6 +81,7 @@ def test_cut_objects_complements_and_comparisons_are_garbled(sentence: str) -> N
     r"\citet{a} show that dense retrieval outperforms BM25 \citep{b}.",
     r"\citet{a} examine whether pairwise learning can improve community recommendation.",
     r"Other work on citation recommendation includes~\citep{a,b}.",
+    r"See also~\citep{a,b}.",
 ])
 def test_whole_complements_pass(sentence: str) -> None:
     assert well_formed(sentence), garbled_reason(sentence)
