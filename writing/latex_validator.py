@@ -50,6 +50,29 @@ class ValidationResult:
         return not self.problems
 
 
+_PROSE_SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\textasciicircum{}"}
+_BARE_SPECIAL = re.compile(r"(?<!\\)[&%$#_^]")
+
+
+def escape_prose(text: str) -> str:
+    """Prose built from plain text (abstract phrases, titles) as LaTeX: ``& % $ # _ ^`` escaped
+    outside citation commands and ``%`` comment lines; ones already escaped are kept. A bare
+    ``%`` would silently comment out the rest of the line, a bare ``_`` or ``&`` stop the build."""
+    lines = []
+    for line in text.split("\n"):
+        if line.lstrip().startswith("%"):
+            lines.append(line)
+            continue
+        pieces, last = [], 0
+        for match in CITE_COMMAND.finditer(line):
+            pieces += [_BARE_SPECIAL.sub(lambda m: _PROSE_SPECIALS[m.group(0)], line[last:match.start()]),
+                       match.group(0)]
+            last = match.end()
+        pieces.append(_BARE_SPECIAL.sub(lambda m: _PROSE_SPECIALS[m.group(0)], line[last:]))
+        lines.append("".join(pieces))
+    return "\n".join(lines)
+
+
 # commands a related-work section may use beyond the sanitiser's accents and formatting
 SECTION_COMMANDS = frozenset({"paragraph", "subsection", "subsubsection", "label", "ref", "cref", "Cref",
                               "autoref", "eqref", "footnote", "etal", "eg", "ie", "nocite"})

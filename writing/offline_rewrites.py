@@ -18,6 +18,7 @@ from relatex.writing.contribution_extract import (
     result_of_sentence,
 )
 from relatex.writing.copy_guard import CopyGuard
+from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import VERBS
 from relatex.writing.offline_writer import title_topic
 from relatex.writing.plan import PaperBrief, WritingPlan
@@ -59,6 +60,6 @@ def rewrite_candidates(plan: WritingPlan, guard: CopyGuard) -> Callable[[str], l
         brief = plan.papers.get(key)
         if brief is None:
             return []
-        return [s for s in dict.fromkeys(paper_sentences(brief)) if guard.ok(s) and well_formed(s)]
+        return [escape_prose(s) for s in dict.fromkeys(paper_sentences(brief)) if guard.ok(s) and well_formed(s)]
 
     return candidates

@@ -44,6 +44,7 @@ from relatex.writing.contributions import (
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
+from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
     BUILDS_ON,
     EARLY,
@@ -378,4 +379,4 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
     for index, theme in enumerate(themes):
         paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings)
         paragraphs.append(without_copied_sentences(paragraph, guard))
-    return "\n\n".join(paragraphs) + "\n"
+    return escape_prose("\n\n".join(paragraphs) + "\n")  # phrases of abstracts may hold "%", "&", "_"

@@ -256,3 +256,22 @@ def test_a_hedged_finding_is_not_reported_as_a_plain_one() -> None:
                               "prediction of student performance.") == ""
     assert result_of_sentence("Our model outperforms strong baselines on three datasets.") == \
         "the approach outperforms strong baselines on three datasets"
+
+
+def test_special_characters_of_abstracts_are_escaped(tmp_path: Path, records: list[PaperRecord]) -> None:
+    abstract = ("Dense retrieval is common. We present a dense retrieval model for R&D documents and C# code_search. "
+                "Our model outperforms BM25 by 10% on TREC_DL.")
+    changed = [r.with_changes(abstract=abstract) if i == 2 else r for i, r in enumerate(records)]
+    project, bibs = make_project(tmp_path)
+    section = generate_related_work(project, bibs, make_selection(changed))
+    prose = "\n".join(line for line in section.latex.splitlines() if not line.startswith("%"))
+    assert "10\\% on TREC\\_DL" in prose  # a bare % would comment out the rest of the paragraph
+    without_cites = re.sub(r"\\cite[tp]\{[^}]*\}", "", prose)
+    assert not re.search(r"(?<!\\)[&%$#_]", without_cites)
+
+
+def test_prose_escaping_keeps_citations_comments_and_escaped_characters() -> None:
+    from relatex.writing.latex_validator import escape_prose
+
+    text = "% a comment: 50%\n\\citet{smith_2020} gain 5\\% and 10% on R&D.\n"
+    assert escape_prose(text) == "% a comment: 50%\n\\citet{smith_2020} gain 5\\% and 10\\% on R\\&D.\n"
