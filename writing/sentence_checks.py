@@ -54,11 +54,15 @@ _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "si
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
                        "light", "rest", "form", "use", "end", "terms", "performance", "source"})
+# plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
+_BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
+                         "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
+                         "rank", "retrieve", "compare", "perceive", "understand", "adapt", "evolve", "spread"})
 _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why)\b(?P<rest>[^,;:]*)$", re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
-                          r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?|"
-                          r"[a-z]+ed)\b", re.I)
+                          r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?)\b|"
+                          r"\b[a-z]+ed\b(?=\s*$|\s+(?:by|to|in|on|with|for|from|over|the|a|an|as|at)\b)", re.I)
 
 
 def plain_sentence(sentence: str) -> str:
@@ -126,7 +130,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
     if _NO_INFINITIVE.search(text) or _ADVERB_FOR_OBJECT.search(text):
         return "a verb without its object"
     how = _HOW_CLAUSE.search(text.rstrip(". "))
-    if how and len(how.group("rest").split()) < 4 and not _clause_has_verb(how.group("rest")):
+    if how and len(how.group("rest").split()) < 7 and not _clause_has_verb(how.group("rest")) \
+            and not _BARE_VERBS.intersection(w.lower() for w in how.group("rest").split()[1:]):
         return "a how-clause without its verb"
     that = _THAT_CLAUSE.search(text.rstrip(". "))
     if that and not _clause_has_verb(that.group("rest")):

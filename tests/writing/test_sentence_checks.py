@@ -70,6 +70,7 @@ def test_specific_phrases_are_said() -> None:
     r"\citet{a} likewise study specifically on Google Consumer Surveys.",
     r"In recent work, \citet{a} analyse the knowledge graph as the source.",
     r"\citet{a} examine the problem of page-wise recommendations aiming.",
+    r"More recently, \citet{a} examine how two pretrained contextualized language models.",
 ])
 def test_cut_objects_complements_and_comparisons_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -82,6 +83,8 @@ def test_cut_objects_complements_and_comparisons_are_garbled(sentence: str) -> N
     r"\citet{a} examine whether pairwise learning can improve community recommendation.",
     r"Other work on citation recommendation includes~\citep{a,b}.",
     r"See also~\citep{a,b}.",
+    r"\citet{a} examine whether rankings improved over time.",
+    r"\citet{a} show that accuracy plateaued.",
 ])
 def test_whole_complements_pass(sentence: str) -> None:
     assert well_formed(sentence), garbled_reason(sentence)
