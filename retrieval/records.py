@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
@@ -72,3 +73,17 @@ def record_id(doi: str | None, arxiv_id: str | None, source: str, local_id: str)
     if (arx := normalise_arxiv_id(arxiv_id)) is not None:
         return f"arxiv:{arx}"
     return f"{source}:{local_id}"
+
+
+_FRONT_MATTER = re.compile(
+    r"^\s*(?:table of )?contents\s*$|^\s*(?:front matter|back matter|preface|foreword|author index|index of authors|"
+    r"proceedings of\b|program committee|organi[sz]ing committee|sponsors\b|message from)|"
+    r"\bchairs'? (?:welcome|message)\b|\bwelcome (?:message|address|and organi[sz]ation)\b|\bwelcome (?:&|and) organi",
+    re.I,
+)
+
+
+def is_front_matter(record: PaperRecord) -> bool:
+    """A proceedings item that is not a paper (front matter, a chairs' welcome, a committee list):
+    never a related-work citation."""
+    return bool(_FRONT_MATTER.search(record.title))

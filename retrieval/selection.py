@@ -30,7 +30,7 @@ from relatex.retrieval.layers import LAYER_RANK, assign_layers
 from relatex.retrieval.mmr import mmr_select
 from relatex.retrieval.neighbour_sources import NeighbourSource, RecordReferences, build_citing_index
 from relatex.retrieval.reading_order import reading_order
-from relatex.retrieval.records import PaperRecord
+from relatex.retrieval.records import PaperRecord, is_front_matter
 from relatex.retrieval.theme_labels import label_communities
 
 if TYPE_CHECKING:
@@ -355,7 +355,8 @@ def select_papers(
     graph = exp.graph
     _check(cancel)
     exclude = () if params.include_cited else tuple(exp.cited_ids)
-    ranked = rank_candidates(exp, params.alpha, ppr_types(params), exclude)
+    ranked = [c for c in rank_candidates(exp, params.alpha, ppr_types(params), exclude)
+              if c.id in exp.cited_ids or not is_front_matter(graph.nodes[c.id]["record"])]
     pool = earned(ranked[: params.breadth * params.candidate_factor], exp.cited_ids, params)
     by_id = {c.id: c for c in pool}
     # papers the draft cites (with an abstract to discuss) do not count against the breadth

@@ -58,6 +58,8 @@ _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", 
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
                          "rank", "retrieve", "compare", "perceive", "understand", "adapt", "evolve", "spread"})
+_SECOND_VERB = re.compile(r"\band (?:discuss|present|propose|show|evaluate|describe|introduce|analy[sz]e|"
+                          r"demonstrate|investigate|provide|compare|explore|conclude|outline|report|examine)\b", re.I)
 _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why)\b(?P<rest>[^,;:]*)$", re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
@@ -183,6 +185,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "a framework named NCF, short", "... and conclude": cut before what completes it
     if re.search(r"\b(?:in|for|under|to) the (?:scenario|setting|context|case|domain|above)$", phrase.rstrip(". ")):
         return False  # "in the scenario": a setting the reader never saw
+    if _SECOND_VERB.search(phrase):
+        return False  # "a summary and discuss future work": a second verb that will not agree with the template's
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
     if re.search(r"\b(?:these|those|this|such|aforementioned|above|the (?:two|three|four) \w+)\b", phrase, re.I):

@@ -227,3 +227,20 @@ def test_relevance_floor_keeps_only_papers_close_to_the_draft() -> None:
     assert [c.id for c in earned(pool, {}, params)] == ["p0", "p1", "p2"]
     assert [c.id for c in earned(pool, {"p6": "seed"}, params)] == ["p0", "p1", "p2", "p6"]  # cited: always
     assert len(earned(pool, {}, SelectionParams())) == len(pool)  # floor off by default
+
+
+def test_front_matter_is_never_selected(tmp_path: Path) -> None:
+    from relatex.retrieval.records import PaperRecord
+
+    base = build_kb(tmp_path / "kb")
+    try:
+        paper = base.get_many(["doi:10.1000/cr.3"])["doi:10.1000/cr.3"]
+        base.add_records([PaperRecord(id="doi:10.1/front", title=f"Proceedings of the Workshop on {paper.title}",
+                                      abstract=f"In this volume: {paper.abstract}", year=2021)])
+        project = load_project(DRAFT_TEX)
+        context = draft_context(project, load_bibliographies(project), base)
+        every = SelectionParams(breadth=40, depth=2, hops=1, diversity=0.0)  # room for every paper of the base
+        chosen = {p.record.id for p in select_papers(context, base, every).papers}
+        assert paper.id in chosen and "doi:10.1/front" not in chosen
+    finally:
+        base.close()

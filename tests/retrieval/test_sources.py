@@ -158,3 +158,13 @@ def test_record_text_decodes_html_entities() -> None:
     assert clean_text("on the &quot;old&quot; and the& quot;new& quot; data, R&amp;D") == \
         'on the "old" and the"new" data, R&D'
     assert clean_text("AT&T  labs") == "AT&T labs"
+
+
+def test_front_matter_is_not_a_paper() -> None:
+    from relatex.retrieval.records import PaperRecord, is_front_matter
+
+    for title in ("Front Matter", "Table of Contents", "3rd EKM Workshop Chairs' Welcome & Organization",
+                  "Proceedings of the 2010 Workshop on Graph-based Methods", "Message from the General Chair"):
+        assert is_front_matter(PaperRecord(id="x", title=title)), title
+    for title in ("Contents-based Image Retrieval", "Dense Passage Retrieval", "Welcome to the Jungle of Ranking"):
+        assert not is_front_matter(PaperRecord(id="x", title=title)), title

@@ -94,6 +94,7 @@ def test_whole_complements_pass(sentence: str) -> None:
                                     "the first systematic study", "a better alternative for network embeddings?",
                                     "a general framework named NCF, short", "the findings", "a comprehensive survey",
                                     "its potential for incremental processing and conclude",
-                                    "user response prediction in the scenario", "specifically on Google Consumer Surveys"])
+                                    "user response prediction in the scenario", "specifically on Google Consumer Surveys",
+                                    "a summary and discuss potential future work"])
 def test_generic_or_out_of_context_method_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
