@@ -33,7 +33,9 @@ GENERIC_LABEL_WORDS = frozenset(
     scheme schemes service services role roles project projects pair pairs future capture block blocks
     movement movements break accuracy effectiveness efficiency conference collection collections
     constraint constraints identification comparison knowledge activities activity position web online
-    benchmark benchmarks concept concepts""".split()
+    benchmark benchmarks concept concepts solve solves estimate estimates predict predicts detect detects
+    compute computes generate generates evaluate evaluates compare compares identify identifies explore
+    explores understand support supports enable enables combine combines product""".split()
 )
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending

@@ -134,6 +134,10 @@ _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "a
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
 
 
+_TITLE_VERBS = frozenset({"meets", "meet", "matters", "helps", "beats", "wins", "counts", "pays", "needs", "goes",
+                          "fails", "revisited", "considered", "harmful", "vs", "versus"})
+
+
 def title_topic(title: str) -> str:
     """A title usable as a noun phrase ("dense passage retrieval for open-domain question
     answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards")."""
@@ -141,7 +145,8 @@ def title_topic(title: str) -> str:
     if not 2 <= len(words) <= 12 or re.search(r"[:?!]", title):
         return ""
     first = words[0].lower()
-    if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title):
+    if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title) or \
+            _TITLE_VERBS.intersection(w.lower() for w in words[1:]):
         return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
     return " ".join(w if keeps_case(w) else w.lower() for w in words)
 

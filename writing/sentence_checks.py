@@ -53,7 +53,7 @@ _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|su
 _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
-                       "light", "rest", "form", "use", "end", "terms", "performance", "source"})
+                       "light", "rest", "form", "use", "end", "terms", "performance", "source", "top"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
@@ -185,6 +185,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "a framework named NCF, short", "... and conclude": cut before what completes it
     if re.search(r"\b(?:in|for|under|to) the (?:scenario|setting|context|case|domain|above)$", phrase.rstrip(". ")):
         return False  # "in the scenario": a setting the reader never saw
+    if re.search(r"\bby [a-z]+ing\b", phrase, re.I) and not re.match(r"(?:by|of)\b", phrase):
+        return False  # "a model by introducing a sparsity property": the adjunct belonged to the abstract's verb
     if _SECOND_VERB.search(phrase):
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
@@ -211,7 +213,7 @@ def vague(phrase: str) -> bool:
                                               "general", "simple", "effective", "efficient", "several", "two", "three",
                                               "successful", "existing", "different", "various", "key", "main",
                                               "important", "systematic", "comprehensive", "empirical", "detailed",
-                                              "thorough", "extensive", "preliminary", "initial", "comparative",
+                                              "thorough", "extensive", "preliminary", "initial", "comparative", "large-scale",
                                               "four", "some", "many", "previous", "prior", "same"}]
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
 

@@ -31,3 +31,17 @@ def test_the_draft_title_becomes_a_noun_phrase_or_nothing() -> None:
 def test_label_terms_sharing_a_word_are_said_once() -> None:
     theme = ThemeOutline(id=1, label="", terms=("dependency parsing", "parsers", "treebanks"), keys=("a",))
     assert theme_label(theme) == "dependency parsing and treebanks"
+
+
+def test_titles_with_a_verb_are_not_topics() -> None:
+    from relatex.writing.offline_writer import title_topic
+
+    assert title_topic("Information Extraction Meets Relation Databases") == ""
+    assert title_topic("Term Necessity Prediction") == "term necessity prediction"
+
+
+def test_verbs_do_not_name_themes() -> None:
+    from relatex.retrieval.theme_labels import label_term_ok
+
+    assert not label_term_ok("solve") and not label_term_ok("product")
+    assert label_term_ok("query reformulation")

@@ -71,6 +71,7 @@ def test_specific_phrases_are_said() -> None:
     r"In recent work, \citet{a} analyse the knowledge graph as the source.",
     r"\citet{a} examine the problem of page-wise recommendations aiming.",
     r"More recently, \citet{a} examine how two pretrained contextualized language models.",
+    r"A related approach is taken by \citet{a}, who introduce a learning framework on the top.",
 ])
 def test_cut_objects_complements_and_comparisons_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -95,6 +96,8 @@ def test_whole_complements_pass(sentence: str) -> None:
                                     "a general framework named NCF, short", "the findings", "a comprehensive survey",
                                     "its potential for incremental processing and conclude",
                                     "user response prediction in the scenario", "specifically on Google Consumer Surveys",
-                                    "a summary and discuss potential future work"])
+                                    "a summary and discuss potential future work",
+                                    "a standalone neural ranking model by introducing a sparsity property",
+                                    "the first large-scale investigation"])
 def test_generic_or_out_of_context_method_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
