@@ -213,8 +213,11 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
     report = GateReport()
     evidence = evidence_lookup(papers)
     prepare = getattr(judge, "prepare", None)
-    if callable(prepare):  # one batch for every evidence sentence instead of one per claim
-        prepare([item.sentence for key in papers for item in evidence(key)])
+    if callable(prepare):  # one batch for every evidence sentence and claim instead of one per claim
+        prepare([item.sentence for key in papers for item in evidence(key)] + [c.text for c in section_claims(text)])
+    prepare_papers = getattr(judge, "prepare_papers", None)
+    if callable(prepare_papers):  # the same for a judge that also embeds each paper's whole text
+        prepare_papers([evidence(key) for key in papers])
     judge = _Remembering(judge)
     text = narrow_citation_lists(text, judge, evidence, report)
     weak = unsupported_sentences(text, judge, evidence, report, labels=NOT_FULLY_SUPPORTED)

@@ -189,7 +189,8 @@ class CitationModelJudge:
         self.encoder = encoder
         self.card = encoder.card
         self.features = features if self.card.features_slope else None
-        self._documents = _VectorMemo(embed)
+        shared = getattr(self.features, "vectors", None) if getattr(self.features, "embed", None) else None
+        self._documents = _VectorMemo(shared if callable(shared) else embed)  # each sentence embedded once
         fingerprint = hashlib.sha256(repr(self.card).encode()).hexdigest()[:8]
         self.judge_id = f"{encoder.model_id}/{fingerprint}"
 
@@ -210,6 +211,20 @@ class CitationModelJudge:
         sims = self._documents([e.sentence for e in sentences]) @ vector
         best = int(np.argmax(sims))
         return float(cosines.max()), float(sims[best]), sentences[best]
+
+    def prepare(self, texts: Sequence[str]) -> None:
+        """Let the feature scorer embed the sentences and claims it will be asked about in one batch."""
+        prepare = getattr(self.features, "prepare", None)
+        if callable(prepare):
+            prepare(texts)
+
+    def prepare_papers(self, papers: Sequence[Sequence[Evidence]]) -> None:
+        """Embed every paper's text and sentences in one batch (a gate or a check about to judge
+        many claims about these papers; the embedder is far faster on one large batch)."""
+        texts = [document_text(items) for items in papers if items]
+        texts += [item.sentence for items in papers for item in items]
+        if texts:
+            self._documents(list(dict.fromkeys(texts)))
 
     def features_logit(self, claim: str, evidence: Sequence[Evidence]) -> float:
         """logit of the feature scorer's probability (0 when the card gives it no weight)."""

@@ -267,6 +267,10 @@ class OfflineSupportJudge:
         if self.embed is not None and texts:
             self._embed(list(dict.fromkeys(texts)))
 
+    def vectors(self, texts: Sequence[str]) -> np.ndarray:
+        """The embedder's vectors of ``texts``, remembered (shared with a judge built on this one)."""
+        return self._embed(texts)
+
     def _embed(self, texts: Sequence[str]) -> np.ndarray:
         assert self.embed is not None
         with self._lock:

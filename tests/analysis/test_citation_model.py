@@ -185,3 +185,26 @@ def test_the_feature_scorer_counts_only_when_the_card_weighs_it() -> None:
     assert plain.features is None and plain.judge("claim", evidence).score == 0.5
     mixed = CitationModelJudge(FixedEncoder(weighted), embed, ConstantScorer(0.9))  # type: ignore[arg-type]
     assert mixed.judge("claim", evidence).score == pytest.approx(0.9, abs=1e-3)
+
+
+def test_a_prepared_judge_embeds_each_text_once_in_few_batches(encoder: ClaimEncoder, embed: object) -> None:
+    calls: list[list[str]] = []
+
+    def counting(texts: Sequence[str]) -> np.ndarray:
+        calls.append(list(texts))
+        return embed(texts)  # type: ignore[operator, no-any-return]
+
+    claims, papers = fixture_papers()
+    judge = CitationModelJudge(encoder, counting, OfflineSupportJudge(counting))
+    evidence = [evidence_for(p) for p in papers.values()]
+    unprepared = [judge.judge(c["text"], evidence_for(papers[c["cites"]])) for c in claims]
+    unprepared_batches = len(calls)
+    calls.clear()
+    judge = CitationModelJudge(encoder, counting, OfflineSupportJudge(counting))
+    judge.prepare([item.sentence for items in evidence for item in items] + [c["text"] for c in claims])
+    judge.prepare_papers(evidence)
+    prepared = [judge.judge(c["text"], evidence_for(papers[c["cites"]])) for c in claims]
+    embedded = [text for batch in calls for text in batch]
+    assert prepared == unprepared  # the same verdicts
+    assert len(embedded) == len(set(embedded))  # each text once
+    assert len(calls) <= 3 < unprepared_batches  # in a few batches, not one or more per claim
