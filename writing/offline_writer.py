@@ -274,14 +274,23 @@ def see_also(keys: Sequence[str]) -> str:
     return f"See also~\\citep{{{','.join(keys)}}}." if keys else ""
 
 
+def _joint_terms(terms: list[str], briefs: Sequence[PaperBrief]) -> list[str]:
+    """The label's terms, without the second when no paper is about both ("web pages and product"
+    over papers on either: two halves, not one theme)."""
+    if len(terms) < 2:
+        return terms
+    both = any(all(fits_label(b.record.title, b.record.abstract or "", [t]) for t in terms) for b in briefs)
+    return terms if both else terms[:1]
+
+
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
                 seed: int = 0, used_closings: set[str] | None = None) -> str:
     """One paragraph for one theme."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
-    label = theme_label(theme)
     briefs = _order(theme.keys, plan)
-    terms = label_terms(theme)
+    terms = _joint_terms(label_terms(theme), briefs)
+    label = join_terms(terms) if terms else theme_label(theme)
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
     leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
         if len(briefs) > 1 else []

@@ -275,3 +275,17 @@ def test_prose_escaping_keeps_citations_comments_and_escaped_characters() -> Non
 
     text = "% a comment: 50%\n\\citet{smith_2020} gain 5\\% and 10% on R&D.\n"
     assert escape_prose(text) == "% a comment: 50%\n\\citet{smith_2020} gain 5\\% and 10\\% on R\\&D.\n"
+
+
+def test_a_label_of_two_halves_keeps_the_first() -> None:
+    from relatex.writing.offline_writer import _joint_terms
+    from relatex.writing.plan import PaperBrief
+
+    def brief(title: str) -> PaperBrief:
+        return PaperBrief(key=title[:5], record=PaperRecord(id=title, title=title, abstract=""), layer="development",
+                          relevance=0.5, sentences=())
+
+    halves = [brief("Relating Web Pages"), brief("Accelerating Web Pages Ranking"), brief("Product Size Recommendation")]
+    assert _joint_terms(["web pages", "product"], halves) == ["web pages"]
+    joint = [*halves, brief("Product Pages on the Web")]
+    assert _joint_terms(["web pages", "product"], joint) == ["web pages", "product"]
