@@ -3,6 +3,8 @@ grouping and closing sentences. Placeholders: {cite}, {cites}, {label}, {verb}, 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 # verb class -> variants as (base form, third person singular)
 VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "propose": (("propose", "proposes"), ("introduce", "introduces"), ("present", "presents"),
@@ -108,3 +110,9 @@ CLOSING_GENERIC = (  # the draft's abstract says nothing usable; {topic}: the dr
     "Our study of {topic} draws on this work on {term}.",
     "This work on {term} provides context for our study of {topic}.",
 )
+
+
+def see_also(keys: Sequence[str]) -> str:
+    """Papers cited without a claim (their text does not name the theme, or the judge found the
+    sentence that listed them unsupported): a pointer the claim checker does not judge."""
+    return f"See also~\\citep{{{','.join(keys)}}}." if keys else ""

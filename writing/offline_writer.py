@@ -62,6 +62,7 @@ from relatex.writing.offline_templates import (
     TOPIC_NEXT,
     TOPIC_SECOND,
     VERBS,
+    see_also,
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
@@ -267,11 +268,6 @@ def _cites(briefs: Sequence[PaperBrief]) -> str:
 def list_sentence(label: str, keys: Sequence[str]) -> str:
     """The papers with nothing sayable beyond their title, in one citation list."""
     return f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." if keys else ""
-
-
-def see_also(keys: Sequence[str]) -> str:
-    """Papers with nothing sayable whose text does not name the theme's label: cited without a claim."""
-    return f"See also~\\citep{{{','.join(keys)}}}." if keys else ""
 
 
 def _joint_terms(terms: list[str], briefs: Sequence[PaperBrief]) -> list[str]:

@@ -33,6 +33,7 @@ from relatex.analysis.latex.claim_extraction import claims_for_file, source_sent
 from relatex.analysis.latex.latex_scan import mask_text
 from relatex.analysis.latex.project_model import Claim
 from relatex.writing.latex_validator import cited_keys
+from relatex.writing.offline_templates import see_also
 from relatex.writing.plan import PaperBrief
 from relatex.writing.sentence_checks import well_formed
 
@@ -224,9 +225,14 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
     warned = unsupported_sentences(text, judge, evidence, labels=WARNING_LABELS)
     for (start, end), keys in sorted(weak.items(), reverse=True):
         partial = (start, end) not in warned
+        uncited = report.uncited
         replacement = _replacement(text[start:end], keys, judge, evidence, rewrites, report, partial)
         if replacement == text[start:end]:
             continue
+        if report.uncited > uncited:  # a list said without its citations: papers cited nowhere else stay as pointers
+            elsewhere = set(cited_keys(text[:start] + text[end:]))
+            lost = [k for k in dict.fromkeys(cited_keys(text[start:end])) if k not in elsewhere]
+            replacement = f"{replacement} {see_also(lost)}" if lost else replacement
         if not replacement or cited_keys(replacement)[-1:] != cited_keys(text[start:end])[-1:]:
             end = _continuations_end(text, end)  # "Their experiments show ...": said of the sentence's paper
         if replacement:

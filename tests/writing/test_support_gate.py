@@ -99,3 +99,16 @@ def test_a_citation_list_loses_the_papers_that_do_not_support_it(tmp_path: Path,
     text = f"A first line of work concerns {title} \\citep{{k0,k5}}."
     gated, report = gate_section(text, plan.papers, WordJudge())
     assert "\\citep{k0}" in gated and "k5" not in gated and report.narrowed == 1
+
+
+def test_a_list_said_without_its_citations_keeps_its_papers_as_pointers(tmp_path: Path,
+                                                                        records: list[PaperRecord]) -> None:
+    project, _ = make_project(tmp_path)
+    plan = build_plan(project, make_selection(records), {r.id: f"k{i}" for i, r in enumerate(records)})
+    text = ("A first line of work concerns quantum teleportation experiments \\citep{k0,k2}. "
+            "\\citet{k2} propose dense passage retrieval.")
+    gated, report = gate_section(text, plan.papers, WordJudge())
+    assert report.uncited == 1
+    assert gated.startswith("A first line of work concerns quantum teleportation experiments. See also~\\citep{k0}.")
+    assert cited_keys(gated).count("k2") == 1  # cited elsewhere: no pointer needed
+    assert not _warnings(gated, plan.papers, WordJudge())
