@@ -52,12 +52,27 @@ class ValidationResult:
 
 _PROSE_SPECIALS = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "^": r"\textasciicircum{}"}
 _BARE_SPECIAL = re.compile(r"(?<!\\)[&%$#_^]")
+_GREEK = ("alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho sigmaf sigma "
+          "tau upsilon phi chi psi omega").split()
+# characters pdfLaTeX's UTF-8 input does not define: a Greek letter or a maths sign stops the build
+_MATH_CHARACTERS = {
+    **{chr(0x3B1 + i): f"$\\{name}$" for i, name in enumerate(_GREEK) if name not in {"omicron", "sigmaf"}},
+    **{chr(0x391 + i): (f"$\\{name.capitalize()}$" if name.capitalize() in
+                        {"Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"}
+                        else "ABEZHIKMNOPTX"["alpha beta epsilon zeta eta iota kappa mu nu omicron rho tau chi".split()
+                                             .index(name)])
+       for i, name in enumerate(_GREEK) if name != "sigmaf"},
+    "\u03c2": "$\\varsigma$", "\u03bf": "o", "\u2264": "$\\leq$", "\u2265": "$\\geq$", "\u00d7": "$\\times$", "\u2192": "$\\rightarrow$",
+    "\u2248": "$\\approx$", "\u00b1": "$\\pm$", "\u2208": "$\\in$", "\u221e": "$\\infty$",
+}
+_MATH_RE = re.compile("[" + "".join(re.escape(c) for c in _MATH_CHARACTERS) + "]")
 
 
 def escape_prose(text: str) -> str:
     """Prose built from plain text (abstract phrases, titles) as LaTeX: ``& % $ # _ ^`` escaped
-    outside citation commands and ``%`` comment lines; ones already escaped are kept. A bare
-    ``%`` would silently comment out the rest of the line, a bare ``_`` or ``&`` stop the build."""
+    outside citation commands and ``%`` comment lines (ones already escaped are kept), Greek
+    letters and common maths signs as maths. A bare ``%`` would silently comment out the rest of
+    the line; a bare ``_`` or ``&``, or an ``α`` under pdfLaTeX, stop the build."""
     lines = []
     for line in text.split("\n"):
         if line.lstrip().startswith("%"):
@@ -65,12 +80,16 @@ def escape_prose(text: str) -> str:
             continue
         pieces, last = [], 0
         for match in CITE_COMMAND.finditer(line):
-            pieces += [_BARE_SPECIAL.sub(lambda m: _PROSE_SPECIALS[m.group(0)], line[last:match.start()]),
-                       match.group(0)]
+            pieces += [_escape_plain(line[last:match.start()]), match.group(0)]
             last = match.end()
-        pieces.append(_BARE_SPECIAL.sub(lambda m: _PROSE_SPECIALS[m.group(0)], line[last:]))
+        pieces.append(_escape_plain(line[last:]))
         lines.append("".join(pieces))
     return "\n".join(lines)
+
+
+def _escape_plain(text: str) -> str:
+    text = _BARE_SPECIAL.sub(lambda m: _PROSE_SPECIALS[m.group(0)], text)
+    return _MATH_RE.sub(lambda m: _MATH_CHARACTERS[m.group(0)], text)
 
 
 # commands a related-work section may use beyond the sanitiser's accents and formatting

@@ -289,3 +289,10 @@ def test_a_label_of_two_halves_keeps_the_first() -> None:
     assert _joint_terms(["web pages", "product"], halves) == ["web pages"]
     joint = [*halves, brief("Product Pages on the Web")]
     assert _joint_terms(["web pages", "product"], joint) == ["web pages", "product"]
+
+
+def test_greek_letters_and_maths_signs_become_maths() -> None:
+    from relatex.writing.latex_validator import escape_prose
+
+    assert escape_prose("an α-sparse model, Δ ≤ 5, 3× faster, Α") == \
+        "an $\\alpha$-sparse model, $\\Delta$ $\\leq$ 5, 3$\\times$ faster, A"
