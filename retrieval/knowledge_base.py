@@ -7,6 +7,7 @@ Layout of a knowledge base directory::
     vectors/         Qdrant Edge shard (HNSW), written only by the writer process
     lexical/gen-N/   BM25 index, generation N named in records.sqlite
     writer.lock      one writer at a time (writer.pid names it)
+    text-vectors.sqlite  vectors of non-record texts (abstract sentences, claims), a cache only
 
 Consistency: a writer opens the knowledge base exclusively (``read_only=False``); any number of
 readers open it with ``read_only=True`` and never block the writer. Records become visible only
@@ -46,6 +47,7 @@ from relatex.retrieval.lexical import LexicalIndex
 from relatex.retrieval.record_store import RecordStore
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.sources.base import LimitedSource, RecordSource, SourceItem
+from relatex.retrieval.text_vectors import TextVectorCache
 from relatex.retrieval.vector_store import EdgeVectorStore, ExactVectorIndex, VectorStore
 
 log = logging.getLogger(__name__)
@@ -94,6 +96,7 @@ class KnowledgeBase(RecordLookups):
         self._snapshot: ExactVectorIndex | None = None
         self._snapshot_gen: int | None = None
         self._query_cache: dict[str, np.ndarray] = {}
+        self._text_vectors: TextVectorCache | None = None
         self._cancelled = False
         self._snapshot_at = 0.0
         # a reader reloads the committed vectors at most this often while a writer is busy
@@ -175,6 +178,8 @@ class KnowledgeBase(RecordLookups):
                 finally:
                     self._store = None
             self._records.close()
+            if self._text_vectors is not None:
+                self._text_vectors.close()
             if self._lock is not None:
                 self._lock.release()
                 self._lock = None
@@ -193,8 +198,12 @@ class KnowledgeBase(RecordLookups):
         return self._embedder
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        """Vectors of texts with the knowledge base's embedder (same space as the records)."""
-        return self.embedder.embed(list(texts))
+        """Vectors of texts by the knowledge base's embedder; repeats come from ``text-vectors.sqlite``."""
+        with self._mutex:  # the model is loaded only when some text is not cached yet
+            if self._text_vectors is None:
+                meta = self._records.get_meta("embedder"), self._records.get_meta("dim")
+                self._text_vectors = TextVectorCache.beside(self.data_dir, *meta, built_with=lambda: self.embedder)
+        return self._text_vectors.embed_with(list(texts), lambda missing: self.embedder.embed(missing))
 
     # -- consistency ------------------------------------------------------------------------------
     def _require_writer(self) -> None:
