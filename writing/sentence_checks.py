@@ -11,6 +11,7 @@ import re
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.contributions import DANGLING, has_finite_verb
+from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
 
 _CITE_TEXTUAL = re.compile(r"\\(?:citet|textcite|citeauthor|Citet|Textcite)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
@@ -95,6 +96,8 @@ def garbled_reason(sentence: str) -> str:
     if re.fullmatch(r"\s*See also~?\\citep?\{[^{}]*\}\.\s*", sentence):
         return ""  # a pointer to papers, complete as it is
     text = plain_sentence(sentence)
+    if char := untypesettable(sentence):
+        return f"a character pdfLaTeX cannot typeset ({char!r})"
     if not _balanced(sentence):
         return "unbalanced quotes or brackets"
     if "\u2026" in text or re.search(r"\s[,;:.]", text):
@@ -187,6 +190,9 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "in the scenario": a setting the reader never saw
     if re.search(r"\bby [a-z]+ing\b", phrase, re.I) and not re.match(r"(?:by|of)\b", phrase):
         return False  # "a model by introducing a sparsity property": the adjunct belonged to the abstract's verb
+    if re.search(r"\b(?:how|whether) \w+ (?:interact|behave|work|respond|perform|change|differ|vary|engage)$",
+                 phrase.rstrip(". ")):
+        return False  # "how participants interact": with what, the reader is not told
     if _SECOND_VERB.search(phrase):
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):

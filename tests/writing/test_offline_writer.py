@@ -258,16 +258,28 @@ def test_a_hedged_finding_is_not_reported_as_a_plain_one() -> None:
         "the approach outperforms strong baselines on three datasets"
 
 
-def test_special_characters_of_abstracts_are_escaped(tmp_path: Path, records: list[PaperRecord]) -> None:
-    abstract = ("Dense retrieval is common. We present a dense retrieval model for R&D documents and C# code_search. "
-                "Our model outperforms BM25 by 10% on TREC_DL.")
+def _with_third_abstract(tmp_path: Path, records: list[PaperRecord], abstract: str) -> str:
+    """The section written when the third paper has ``abstract``."""
     changed = [r.with_changes(abstract=abstract) if i == 2 else r for i, r in enumerate(records)]
     project, bibs = make_project(tmp_path)
-    section = generate_related_work(project, bibs, make_selection(changed))
-    prose = "\n".join(line for line in section.latex.splitlines() if not line.startswith("%"))
+    return generate_related_work(project, bibs, make_selection(changed)).latex
+
+
+def test_special_characters_of_abstracts_are_escaped(tmp_path: Path, records: list[PaperRecord]) -> None:
+    latex = _with_third_abstract(tmp_path, records, "Dense retrieval is common. We present a dense retrieval model "
+                                 "for R&D documents and C# code_search. Our model outperforms BM25 by 10% on TREC_DL.")
+    prose = "\n".join(line for line in latex.splitlines() if not line.startswith("%"))
     assert "10\\% on TREC\\_DL" in prose  # a bare % would comment out the rest of the paragraph
     without_cites = re.sub(r"\\cite[tp]\{[^}]*\}", "", prose)
     assert not re.search(r"(?<!\\)[&%$#_]", without_cites)
+
+
+def test_words_pdflatex_cannot_typeset_never_reach_the_section(tmp_path: Path, records: list[PaperRecord]) -> None:
+    latex = _with_third_abstract(tmp_path, records, "We present a dependency parser for \u0420\u0443\u0441\u0441"
+                                 "\u043a\u0438\u0439 and \u4e2d\u6587 treebanks. Our parser outperforms a "
+                                 "transition-based baseline on both languages.")
+    assert all(ord(c) < 0x400 for c in latex), latex  # no Cyrillic, no CJK
+    assert "dependency parser" in latex  # the paper is described, without the words it cannot typeset
 
 
 def test_prose_escaping_keeps_citations_comments_and_escaped_characters() -> None:

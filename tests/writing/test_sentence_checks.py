@@ -33,6 +33,8 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} examine the problem of page-wise recommendations aiming.",
     r"More recently, \citet{a} examine how two pretrained contextualized language models.",
     r"A related approach is taken by \citet{a}, who introduce a learning framework on the top.",
+    "\\citet{a} build a parser for the \u0420\u0443\u0441\u0441\u043a\u0438\u0439 treebank.",  # Cyrillic
+    "\\citet{a} release a corpus of \u4e2d\u6587 reviews.",  # CJK: pdfLaTeX stops on either
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -52,6 +54,7 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"See also~\citep{a,b}.",
     r"\citet{a} examine whether rankings improved over time.",
     r"\citet{a} show that accuracy plateaued.",
+    "\\citet{a} propose a sparse model with a learned \u03b1 for M\u00fcller's \u201cdev\u201d corpus \u2014 news.",  # \alpha, Latin-1, quotes
 ])
 def test_whole_sentences_pass(sentence: str) -> None:
     assert well_formed(sentence), garbled_reason(sentence)
@@ -74,7 +77,7 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the first systematic study", "a better alternative for network embeddings?",
                                     "a general framework named NCF, short", "the findings", "a comprehensive survey",
                                     "its potential for incremental processing and conclude",
-                                    "user response prediction in the scenario", "specifically on Google Consumer Surveys",
+                                    "user response prediction in the scenario", "how participants interact", "specifically on Google Consumer Surveys",
                                     "a summary and discuss potential future work",
                                     "a standalone neural ranking model by introducing a sparsity property",
                                     "the first large-scale investigation"])
@@ -85,3 +88,4 @@ def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
 def test_specific_phrases_are_said() -> None:
     assert phrase_complete("a cluster ranking approach based on Markov random fields")
     assert phrase_complete("a dual-sparse topic model")
+    assert phrase_complete("how participants interact with voice assistants")
