@@ -270,6 +270,20 @@ def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
+_MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ics", "ism", "ance", "ence", "al", "cy", "ogy",
+                 "ure", "age", "ledge", "ware", "back", "work", "ch", "ata", "s")
+
+
+def count_noun_plural(term: str, texts: Sequence[str]) -> str:
+    """A one-word term in the plural when the papers use it as a count noun, in the plural or after
+    "a"/"each" ("graph" -> "graphs": "work on graph" is not English); other terms as they are."""
+    if " " in term or not term.isalpha() or not term.islower() or term.endswith(_MASS_ENDINGS):
+        return term
+    plural = term + ("es" if term.endswith(("x", "sh")) else "s")
+    pattern = re.compile(rf"\b{plural}\b|\b(?:a|an|each|every)\s+{term}\b(?!-)", re.I)
+    return plural if any(pattern.search(text) for text in texts) else term
+
+
 def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
     return any(list(words[i:i + len(part)]) == list(part) for i in range(len(words) - len(part) + 1))
 
@@ -291,7 +305,8 @@ def label_communities(
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
-        terms = label_terms(weights.get(c, []), titles, papers_terms, n_terms, spellings)
+        terms = tuple(count_noun_plural(t, texts[c])
+                      for t in label_terms(weights.get(c, []), titles, papers_terms, n_terms, spellings))
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))
     return out

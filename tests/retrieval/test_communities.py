@@ -11,6 +11,7 @@ from relatex.retrieval.communities import STOPWORDS, class_tfidf, detect_communi
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.theme_labels import (
     GENERIC_LABEL_WORDS,
+    count_noun_plural,
     is_adjective_like,
     label_communities,
     label_term_ok,
@@ -143,3 +144,11 @@ def test_label_term_rules() -> None:
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
         "Dense Passage Retrieval", "Passage Retrieval"]
+
+
+def test_a_lone_count_noun_is_named_in_the_plural() -> None:
+    assert count_noun_plural("graph", ["We study random graphs and their spectra.", "A graph model."]) == "graphs"
+    assert count_noun_plural("graph", ["Each node of a graph has a rank."]) == "graphs"
+    assert count_noun_plural("graph", ["A graph-based model."]) == "graph"  # never a count noun here
+    for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
+        assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept
