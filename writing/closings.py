@@ -146,7 +146,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     for text in _compressions(found.text):
         sentence = template.format(term=term, subject=found.subject, Subject=capitalise(found.subject),
                                    action=text, clause=text)
-        if (guard is None or guard.ok(sentence)) and well_formed(sentence) and f"aspect:{text}" not in used:
+        verbs = frozenset(text.split()[:1]) if found.kind == "action" else frozenset()  # a verb phrase
+        if (guard is None or guard.ok(sentence)) and well_formed(sentence, verbs) and f"aspect:{text}" not in used:
             used.add(f"aspect:{text}")  # each paragraph relates a different part of the draft
             return sentence
     return generic()

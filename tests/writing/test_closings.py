@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 from relatex.writing.closings import Style, closing, theme_label
+from relatex.writing.draft_aspects import DraftAspect
 from relatex.writing.offline_writer import draft_topic
 from relatex.writing.plan import ThemeOutline
 
@@ -14,6 +15,13 @@ THEME = ThemeOutline(id=0, label="dense retrieval", terms=("dense retrieval", "q
 def test_without_a_usable_aspect_the_closing_names_the_draft_title_as_its_topic() -> None:
     text = closing(THEME, None, Style(random.Random(1)), topic="citation recommendation for scientific drafts")
     assert "citation recommendation for scientific drafts" in text and "dense retrieval" in text
+
+
+def test_every_template_relates_an_action_whose_verb_the_checker_does_not_know() -> None:
+    aspect = DraftAspect("action", "our system", "expands the candidates along the citation graph")
+    for seed in range(20):  # "expands" is in no verb list: the action is a verb phrase by construction
+        text = closing(THEME, (aspect, 4.0), Style(random.Random(seed)))
+        assert text.endswith("expands the candidates along the citation graph."), text
 
 
 def test_without_aspect_or_title_topic_there_is_no_closing() -> None:
