@@ -38,7 +38,8 @@ STOPWORDS = frozenset(
     while who whom why will with within without work works would yet approach approaches method
     methods results result study studies task tasks problem problems first second different existing
     various several given often make makes made set sets able however moreover furthermore
-    towards toward us based also can cannot quot amp nbsp apos""".split()
+    towards toward us based also can cannot quot amp nbsp apos like unlike versus vs beyond despite along
+    inside outside onto near""".split()
 )
 _WORD = re.compile(r"[a-z][a-z0-9\-]+")
 
