@@ -270,17 +270,22 @@ def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
-_MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ity", "ing", "ics", "ism", "ance", "ence", "al", "cy", "ogy",
+_MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "ence", "al", "cy", "ogy",
                  "ure", "age", "ledge", "ware", "back", "work", "ch", "ata", "s")
 
 
 def count_noun_plural(term: str, texts: Sequence[str]) -> str:
-    """A one-word term in the plural when the papers use it as a count noun, in the plural or after
-    "a"/"each" ("graph" -> "graphs": "work on graph" is not English); other terms as they are."""
-    if " " in term or not term.isalpha() or not term.islower() or term.endswith(_MASS_ENDINGS):
+    """A term whose head is a count noun, in the plural, when the papers use it so (the phrase in the
+    plural, or after "a"/"each"): "work on graph" and "approaches to related entity" are not English,
+    "graphs" and "related entities" are; other terms as they are."""
+    words = term.split()
+    head = words[-1] if words else ""
+    if not head.isalpha() or not head.islower() or head.endswith(_MASS_ENDINGS):
         return term
-    plural = term + ("es" if term.endswith(("x", "sh")) else "s")
-    pattern = re.compile(rf"\b{plural}\b|\b(?:a|an|each|every)\s+{term}\b(?!-)", re.I)
+    many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
+    plural = " ".join([*words[:-1], many])
+    after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
+    pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)
     return plural if any(pattern.search(text) for text in texts) else term
 
 

@@ -120,6 +120,8 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
     if last in _IRREGULAR_PARTICIPLES or (last.endswith("ing") and (before.endswith("ly") or before in
                                                                      {"of", "for", "to", "by", "in"})):
         return f"ends on the verb '{words[-1]}' without its object"
+    if re.search(r"\bboth\s+(?!of\b)\w", text, re.I) and not re.search(r"\bboth\b.*\band\b", text, re.I):
+        return "'both' without its 'and'"
     if re.search(r"\b(?:and|or|but|of|the|a|an)\s+(?:and|or|but|of|the|a|an)\b", text, re.I):
         return "doubled function word"
     return ""

@@ -149,6 +149,8 @@ def test_label_term_rules() -> None:
 def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("graph", ["We study random graphs and their spectra.", "A graph model."]) == "graphs"
     assert count_noun_plural("graph", ["Each node of a graph has a rank."]) == "graphs"
-    assert count_noun_plural("graph", ["A graph-based model."]) == "graph"  # never a count noun here
+    assert count_noun_plural("graph", ["A graph-based model.", "A graph model."]) == "graph"  # a modifier here
+    assert count_noun_plural("related entity", ["We rank related entities for a query."]) == "related entities"
+    assert count_noun_plural("language model", ["We train a language model on news."]) == "language models"
     for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
         assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept

@@ -35,6 +35,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"A related approach is taken by \citet{a}, who introduce a learning framework on the top.",
     "\\citet{a} build a parser for the \u0420\u0443\u0441\u0441\u043a\u0438\u0439 treebank.",  # Cyrillic
     "\\citet{a} release a corpus of \u4e2d\u6587 reviews.",  # CJK: pdfLaTeX stops on either
+    "In contrast to these approaches to related entities, we leverage both content information.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -54,6 +55,7 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"See also~\citep{a,b}.",
     r"\citet{a} examine whether rankings improved over time.",
     r"\citet{a} show that accuracy plateaued.",
+    r"\citet{a} propose a model of both content and link information.",
     "\\citet{a} propose a sparse model with a learned \u03b1 for M\u00fcller's \u201cdev\u201d corpus \u2014 news.",  # \alpha, Latin-1, quotes
 ])
 def test_whole_sentences_pass(sentence: str) -> None:
