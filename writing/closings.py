@@ -220,3 +220,9 @@ def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
         if needed and needed <= have:
             return True
     return not terms
+
+
+def fitted_label(terms: Sequence[str], papers: Sequence[tuple[str, str]]) -> str:
+    """The label's terms that some of ``papers`` (title, abstract) is about, joined: "Other work on
+    information retrieval and neural ranking includes ..." must not list two probabilistic IR papers."""
+    return join_terms([t for t in terms if any(fits_label(title, abstract, [t]) for title, abstract in papers)])

@@ -29,6 +29,7 @@ from relatex.writing.closings import (
     capitalise,
     closing,
     fits_label,
+    fitted_label,
     join_terms,
     label_terms,
     theme_label,
@@ -62,6 +63,7 @@ from relatex.writing.offline_templates import (
     TOPIC_NEXT,
     TOPIC_SECOND,
     VERBS,
+    plural_head,
     see_also,
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
@@ -85,6 +87,8 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
     if verb_class == "show" and not phrase.lower().startswith("that "):
         phrase = f"that {phrase}"
     verb = third if brief.single_author else base
+    if plural_head(phrase):  # "The first provable approximation guarantees are introduced by ..."
+        template = template.replace("{Phrase} is ", "{Phrase} are ")
     return template.format(
         key=brief.key, verb=verb, base=base, verb3=third, phrase=phrase, Phrase=capitalise(phrase),
         the_authors="the author" if brief.single_author else "the authors",
@@ -331,7 +335,9 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     if len(sentences) == 1:  # nothing said of any paper: the topic sentence cites them all, no list
         sentences = [topic.format(label=label, cites=_cites([plan.papers[k] for k in listed if k in fitting]))]
         leading = [plan.papers[k] for k in listed if k in fitting]
-    sentences.append(list_sentence(label, [k for k in listed if k in fitting and k not in {b.key for b in leading}]))
+    in_list = [plan.papers[k] for k in listed if k in fitting and k not in {b.key for b in leading}]
+    in_list_label = fitted_label(terms, [(b.record.title, b.record.abstract or "") for b in in_list]) or label
+    sentences.append(list_sentence(in_list_label, [b.key for b in in_list]))
     sentences.append(see_also([k for k in listed if k not in fitting]))
     sentences.append(closing(theme, aspect, style, used_closings, guard, topic=draft_topic(plan.draft_title)))
     return " ".join(s for s in sentences if s)

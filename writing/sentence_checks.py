@@ -54,7 +54,8 @@ _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|su
 _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
-                       "light", "rest", "form", "use", "end", "terms", "performance", "source", "top"})
+                       "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
+                       "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",

@@ -6,12 +6,13 @@ import re
 from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
-from relatex.writing.closings import fits_label
+from relatex.writing.closings import fits_label, fitted_label
 from relatex.writing.contribution_extract import extract
 from relatex.writing.contributions import is_bare_appositive, shorten
 from relatex.writing.draft_aspects import draft_aspects
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
+from relatex.writing.offline_templates import plural_head
 from relatex.writing.offline_writer import (
     MAX_COPIED_WORDS,
     OFFLINE_MARKER,
@@ -247,6 +248,9 @@ def test_papers_that_do_not_name_the_label_are_not_put_under_it() -> None:
     assert not fits_label("New Bounds on Eigenvalues of Random Kernel Matrices", "Kernel methods ...",
                           ["kernel pooling", "ad-hoc search"])
     assert fits_label("Anything", "", [])
+    papers = [("Experiments with a Component Theory of Probabilistic Information Retrieval", ""),
+              ("Evaluating a Probabilistic Model for Cross-Lingual Information Retrieval", "")]
+    assert fitted_label(["information retrieval", "neural ranking"], papers) == "information retrieval"
 
 
 def test_a_hedged_finding_is_not_reported_as_a_plain_one() -> None:
@@ -308,3 +312,11 @@ def test_greek_letters_and_maths_signs_become_maths() -> None:
 
     assert escape_prose("an α-sparse model, Δ ≤ 5, 3× faster, Α") == \
         "an $\\alpha$-sparse model, $\\Delta$ $\\leq$ 5, 3$\\times$ faster, A"
+
+
+def test_a_plural_phrase_takes_a_plural_verb_in_the_passive() -> None:
+    assert plural_head("the first provable approximation guarantees")  # "... guarantees are introduced by"
+    assert plural_head("GANs for text generation")
+    for singular in ("a set of methods", "an analysis of query logs", "a model named ColBERT, which uses terms",
+                     "the Gauss", "a corpus"):
+        assert not plural_head(singular), singular

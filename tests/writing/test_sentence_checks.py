@@ -36,6 +36,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     "\\citet{a} build a parser for the \u0420\u0443\u0441\u0441\u043a\u0438\u0439 treebank.",  # Cyrillic
     "\\citet{a} release a corpus of \u4e2d\u6587 reviews.",  # CJK: pdfLaTeX stops on either
     "In contrast to these approaches to related entities, we leverage both content information.",
+    r"In \citet{a}, the authors introduce a 2-Poisson model to estimate the frequency.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
