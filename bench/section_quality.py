@@ -22,6 +22,7 @@ they cite, from the real citation edges, which the graph step may follow (minus 
 edges); split by the citing paper's ACL id. There is no gold related-work text, so no ROUGE.
 
     python bench/section_quality.py [--dataset acm|acl] [--distractors 3000] [--floors 0 0.6 0.7 0.8] [--seeded]
+        [--cited-weights 0.5 0.7 0.8 0.9]   (with --seeded: the development half's sweep of selection.cited_weight)
 """
 
 from __future__ import annotations
@@ -173,6 +174,28 @@ def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any]
     return out
 
 
+def sweep_cited_weight(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], weights: Sequence[float],
+                       floor: float) -> dict[str, Any]:
+    """Seeded drafts of the development half: the selection's new papers against hybrid search at
+    the same K, per ``cited_weight`` (the share of "similar to the papers the draft cites" in relevance)."""
+    out: dict[str, Any] = {}
+    for weight in weights:
+        params = replace(BASE, relevance_floor=floor, cited_weight=weight)
+        rows = []
+        for task in tasks:
+            draft, gold = draft_of(task, kb, True, random.Random(0))
+            chosen = [p.record.id for p in select_papers(draft, kb, params, sources=sources_for(task)).papers
+                      if p.draft_key is None]
+            cited = {r.id for r in draft.cited.values()}
+            hybrid = [h.record.id for h in kb.search(draft.query_text(), k=len(chosen) + len(cited) + 5)
+                      if h.record.id not in cited][:len(chosen)]
+            rows.append((*pr(chosen, gold), *pr(hybrid, gold)))
+        means = [round(sum(r[i] for r in rows) / len(rows), 4) for i in range(4)]
+        out[str(weight)] = dict(zip(("precision", "recall", "hybrid_precision", "hybrid_recall"), means, strict=True))
+        print(f"cited_weight {weight}: {out[str(weight)]}", file=sys.stderr)
+    return out
+
+
 def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     def avg(key: str) -> float:
         return round(sum(r[key] for r in rows) / len(rows), 4) if rows else 0.0
@@ -235,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--floors", type=float, nargs="+", default=[0.0, 0.6, 0.7, 0.8])
     parser.add_argument("--floor", type=float, default=None, help="skip calibration, use this floor")
     parser.add_argument("--seeded", action="store_true")
+    parser.add_argument("--cited-weights", type=float, nargs="+", default=[],
+                        help="with --seeded: also sweep selection.cited_weight on the development half")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--audit", type=int, default=40, help="cited sentences sampled for reading, with abstracts")
     parser.add_argument("--out", type=Path, default=None,
@@ -261,6 +286,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             floor = args.floor
         result["floor"] = floor
+        if args.seeded and args.cited_weights:
+            result["cited_weight_sweep"] = sweep_cited_weight(dev, kb, sources_for, args.cited_weights, floor)
         rows = [write_one(t, queries.get(t.name), kb, sources_for(t), replace(BASE, relevance_floor=floor), judge,
                           scorer, args.seeded, random.Random(0)) for t in test]
     result["audit_sample"] = audit_sample(rows, args.audit)
