@@ -144,6 +144,25 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
     return " ".join(words).strip(" ,;:-")
 
 
+# manner adverbs: dropping one says less, never something else ("dynamically improving" -> "improving")
+_MANNER_ADVERBS = frozenset({"dynamically", "automatically", "jointly", "efficiently", "effectively", "simultaneously",
+                             "iteratively", "naturally", "seamlessly", "adaptively", "incrementally", "accurately",
+                             "quickly", "systematically", "empirically", "experimentally", "theoretically",
+                             "carefully", "successfully", "significantly", "substantially", "greatly", "further"})
+
+
+def without_asides(phrase: str) -> str:
+    """The phrase without parenthetical asides ("(SMT)") and manner adverbs: whole modifiers, whose
+    removal breaks a run copied from the abstract without changing what is said."""
+    text = re.sub(r"\s*\([^()]{1,60}\)", "", phrase)
+    return " ".join(w for w in text.split() if w.lower() not in _MANNER_ADVERBS)
+
+
+def cut_before_of(phrase: str, short: str) -> bool:
+    """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun."""
+    return phrase.startswith(short) and needs_of(short.split(), phrase[len(short):].split())
+
+
 # nouns that mean little without their of-phrase ("the importance | of web pages")
 OF_NOUNS = frozenset({"design", "implementation", "evaluation", "analysis", "importance", "use", "study", "set",
                       "number", "family", "range", "variety", "combination", "comparison", "notion", "problem",

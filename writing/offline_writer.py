@@ -17,6 +17,7 @@ convention afterwards.
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections.abc import Sequence
@@ -37,11 +38,12 @@ from relatex.writing.closings import (
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
+    cut_before_of,
     has_finite_verb,
     is_bare_appositive,
     keeps_case,
-    needs_of,
     shorten,
+    without_asides,
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
@@ -192,13 +194,14 @@ def _attempts(contribution: Contribution) -> list[Contribution]:
     elif contribution.alternatives:  # a completed appositive: its variants, then the name alone
         good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
         weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
-    else:
-        good = [replace(contribution, phrase=variants[0])]
-        for max_words in (10, 8, 6, 4):
-            short = shorten(variants[0], max_words)
-            if is_bare_appositive(short) and not is_bare_appositive(variants[0]):
+    else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
+        sources = list(dict.fromkeys([variants[0], without_asides(variants[0])]))
+        good = [replace(contribution, phrase=source) for source in sources]
+        for max_words, source in itertools.product((10, 8, 6, 4), sources):
+            short = shorten(source, max_words)
+            if is_bare_appositive(short) and not is_bare_appositive(source):
                 short = short.split(",")[0]  # "SciBERT, a model" says less than "SciBERT"
-            if _cut_before_of(variants[0], short) or not _cut_at_boundary(variants[0], short):
+            if cut_before_of(source, short) or not _cut_at_boundary(source, short):
                 continue  # "the design and evaluation | of PrefMiner": the noun is left empty
             good.append(replace(contribution, phrase=short))
         weak = [replace(contribution, phrase="")]  # nothing sayable: the title
@@ -218,11 +221,6 @@ def _cut_at_boundary(phrase: str, short: str) -> bool:
     rest = phrase[len(short):].lstrip()
     following = rest.split()[0].lower() if rest.split() else ""
     return rest.startswith(",") or following in MODIFIER_STARTS
-
-
-def _cut_before_of(phrase: str, short: str) -> bool:
-    """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun."""
-    return phrase.startswith(short) and needs_of(short.split(), phrase[len(short):].split())
 
 
 def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: CopyGuard) -> tuple[str, Contribution]:

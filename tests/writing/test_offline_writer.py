@@ -8,7 +8,7 @@ from pathlib import Path
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.closings import fits_label, fitted_label
 from relatex.writing.contribution_extract import extract
-from relatex.writing.contributions import is_bare_appositive, shorten
+from relatex.writing.contributions import is_bare_appositive, shorten, without_asides
 from relatex.writing.draft_aspects import draft_aspects
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
@@ -320,3 +320,13 @@ def test_a_plural_phrase_takes_a_plural_verb_in_the_passive() -> None:
     for singular in ("a set of methods", "an analysis of query logs", "a model named ColBERT, which uses terms",
                      "the Gauss", "a corpus"):
         assert not plural_head(singular), singular
+
+
+def test_dropping_asides_keeps_what_a_paper_is_for(tmp_path: Path, records: list[PaperRecord]) -> None:
+    assert without_asides("a method for dynamically improving a statistical machine translation (SMT) system") == \
+        "a method for improving a statistical machine translation system"
+    assert without_asides("rarely observed links (i.e., sparse ones)") == "rarely observed links"  # "rarely" stays
+    latex = _with_third_abstract(tmp_path, records, "In this article we present a three-step methodology for "
+                                 "dynamically improving a statistical machine translation (SMT) system by "
+                                 "incorporating human feedback in the form of free edits.")
+    assert "three-step methodology for improving a statistical machine translation system" in latex, latex
