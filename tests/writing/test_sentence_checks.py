@@ -80,7 +80,7 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the first systematic study", "a better alternative for network embeddings?",
                                     "a general framework named NCF, short", "the findings", "a comprehensive survey",
                                     "its potential for incremental processing and conclude",
-                                    "user response prediction in the scenario", "how participants interact", "specifically on Google Consumer Surveys",
+                                    "user response prediction in the scenario", "how participants interact", "evaluation methods", "a three-step methodology", "a general prediction model", "specifically on Google Consumer Surveys",
                                     "a summary and discuss potential future work",
                                     "a standalone neural ranking model by introducing a sparsity property",
                                     "the first large-scale investigation"])
@@ -92,3 +92,4 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("a cluster ranking approach based on Markov random fields")
     assert phrase_complete("a dual-sparse topic model")
     assert phrase_complete("how participants interact with voice assistants")
+    assert phrase_complete("graded relevance evaluation methods") and phrase_complete("a neural ranking model")
