@@ -154,8 +154,9 @@ _MANNER_ADVERBS = frozenset({"dynamically", "automatically", "jointly", "efficie
 def without_asides(phrase: str) -> str:
     """The phrase without parenthetical asides ("(SMT)") and manner adverbs: whole modifiers, whose
     removal breaks a run copied from the abstract without changing what is said."""
-    text = re.sub(r"\s*\([^()]{1,60}\)", "", phrase)
-    return " ".join(w for w in text.split() if w.lower() not in _MANNER_ADVERBS)
+    words = re.sub(r"\s*\([^()]{1,60}\)", "", phrase).split()
+    negated = {i + 1 for i, w in enumerate(words) if w.lower() in {"not", "no", "never", "hardly"} or w.endswith("n't")}
+    return " ".join(w for i, w in enumerate(words) if w.lower() not in _MANNER_ADVERBS or i in negated)
 
 
 def cut_before_of(phrase: str, short: str) -> bool:
