@@ -83,6 +83,17 @@ def draft_of(task: Task, kb: Any, seeded: bool, rng: random.Random) -> tuple[Dra
             set(task.references) - set(seeds))
 
 
+def new_papers(draft: DraftContext, kb: Any, params: SelectionParams, sources: Any) -> list[str]:
+    """The ids of the papers the selection adds to those the draft already cites."""
+    return [p.record.id for p in select_papers(draft, kb, params, sources=sources).papers if p.draft_key is None]
+
+
+def hybrid_at(kb: Any, draft: DraftContext, k: int) -> list[str]:
+    """Hybrid search's top ``k`` for the draft's text, without the papers it already cites."""
+    cited = {r.id for r in draft.cited.values()}
+    return [h.record.id for h in kb.search(draft.query_text(), k=k + len(cited) + 5) if h.record.id not in cited][:k]
+
+
 def openings(latex: str) -> list[str]:
     body = "\n".join(line for line in latex.splitlines() if not line.lstrip().startswith("%"))
     return [" ".join(body[a:b].split()[:2]).lower() for a, b in split_sentences(body)]
@@ -106,8 +117,7 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
     cited_ids = [key_to_id[k] for k in dict.fromkeys(section.cited_keys) if k in key_to_id]
     new_ids = [i for i in cited_ids if i not in {r.id for r in draft.cited.values()}]
     k = len(new_ids)
-    hybrid = [h.record.id for h in kb.search(draft.query_text(), k=k + len(draft.cited) + 5)
-              if h.record.id not in {r.id for r in draft.cited.values()}][:k]
+    hybrid = hybrid_at(kb, draft, k)
     results = check_claims(section_claims(section.latex), evidence_lookup(plan.papers), judge)
     sentences = {(r.claim.start, r.claim.end): r.verdict.label for r in results}
     abstracts = [plan.papers[k].record.abstract or "" for k in dict.fromkeys(section.cited_keys) if k in plan.papers]
@@ -162,8 +172,7 @@ def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any]
         rows = []
         for task in tasks:
             draft, gold = draft_of(task, kb, seeded, random.Random(0))
-            chosen = [p.record.id for p in select_papers(draft, kb, params, sources=sources_for(task)).papers
-                      if p.draft_key is None]
+            chosen = new_papers(draft, kb, params, sources_for(task))
             rows.append((*pr(chosen, gold), len(chosen)))
         p = sum(r[0] for r in rows) / len(rows)
         r = sum(r[1] for r in rows) / len(rows)
@@ -184,12 +193,8 @@ def sweep_cited_weight(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Ta
         rows = []
         for task in tasks:
             draft, gold = draft_of(task, kb, True, random.Random(0))
-            chosen = [p.record.id for p in select_papers(draft, kb, params, sources=sources_for(task)).papers
-                      if p.draft_key is None]
-            cited = {r.id for r in draft.cited.values()}
-            hybrid = [h.record.id for h in kb.search(draft.query_text(), k=len(chosen) + len(cited) + 5)
-                      if h.record.id not in cited][:len(chosen)]
-            rows.append((*pr(chosen, gold), *pr(hybrid, gold)))
+            chosen = new_papers(draft, kb, params, sources_for(task))
+            rows.append((*pr(chosen, gold), *pr(hybrid_at(kb, draft, len(chosen)), gold)))
         means = [round(sum(r[i] for r in rows) / len(rows), 4) for i in range(4)]
         out[str(weight)] = dict(zip(("precision", "recall", "hybrid_precision", "hybrid_recall"), means, strict=True))
         print(f"cited_weight {weight}: {out[str(weight)]}", file=sys.stderr)

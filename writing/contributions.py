@@ -159,6 +159,13 @@ def without_asides(phrase: str) -> str:
     return " ".join(w for i, w in enumerate(words) if w.lower() not in _MANNER_ADVERBS or i in negated)
 
 
+def plural_head(phrase: str) -> bool:
+    """Whether a noun phrase's head (its last word before a preposition or clause) is plural."""
+    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called)\s", f"{phrase} ")[0].split()
+    word = head[-1] if head else ""
+    return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))
+
+
 def cut_before_of(phrase: str, short: str) -> bool:
     """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun."""
     return phrase.startswith(short) and needs_of(short.split(), phrase[len(short):].split())

@@ -69,20 +69,17 @@ _MATH_RE = re.compile("[" + "".join(re.escape(c) for c in _MATH_CHARACTERS) + "]
 
 
 # what pdfLaTeX's UTF-8 input (with T1 and textcomp, LaTeX's defaults since 2018) typesets beyond
-# ASCII: Latin-1, Latin Extended-A, dashes, quotes, ellipsis, bullet, per mille, euro, trade mark
-_TYPESET_RANGES = ((0x20, 0x7E), (0xA0, 0x17F), (0x2010, 0x2026), (0x2030, 0x2030), (0x20AC, 0x20AC),
-                   (0x2122, 0x2122))
+# ASCII: Latin-1, Latin Extended-A, dashes, quotes, ellipsis, bullet, per mille, euro, trade mark;
+# anything else, except the characters escape_prose rewrites as maths, stops the build
+_UNTYPESETTABLE = re.compile("[^\t\n\x20-\x7e\xa0-\u017f\u2010-\u2026\u2030\u20ac\u2122"
+                             + "".join(re.escape(c) for c in _MATH_CHARACTERS) + "]")
 
 
 def untypesettable(text: str) -> str:
     """The first character of ``text`` that pdfLaTeX cannot typeset and :func:`escape_prose` does
     not rewrite ("" when there is none): CJK, Cyrillic, combining marks, emoji stop a pdfLaTeX build."""
-    for char in text:
-        code = ord(char)
-        if char in "\n\t" or char in _MATH_CHARACTERS or any(a <= code <= b for a, b in _TYPESET_RANGES):
-            continue
-        return char
-    return ""
+    match = _UNTYPESETTABLE.search(text)
+    return match.group(0) if match else ""
 
 
 def escape_prose(text: str) -> str:

@@ -3,7 +3,6 @@ grouping and closing sentences. Placeholders: {cite}, {cites}, {label}, {verb}, 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 # verb class -> variants as (base form, third person singular)
@@ -117,10 +116,3 @@ def see_also(keys: Sequence[str]) -> str:
     """Papers cited without a claim (their text does not name the theme, or the judge found the
     sentence that listed them unsupported): a pointer the claim checker does not judge."""
     return f"See also~\\citep{{{','.join(keys)}}}." if keys else ""
-
-
-def plural_head(phrase: str) -> bool:
-    """Whether a noun phrase's head (its last word before a preposition or clause) is plural."""
-    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called)\s", f"{phrase} ")[0].split()
-    word = head[-1] if head else ""
-    return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))

@@ -42,6 +42,7 @@ from relatex.writing.contributions import (
     has_finite_verb,
     is_bare_appositive,
     keeps_case,
+    plural_head,
     shorten,
     without_asides,
 )
@@ -65,7 +66,6 @@ from relatex.writing.offline_templates import (
     TOPIC_NEXT,
     TOPIC_SECOND,
     VERBS,
-    plural_head,
     see_also,
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan

@@ -225,13 +225,13 @@ def vague(phrase: str) -> bool:
                                               "important", "systematic", "comprehensive", "empirical", "detailed",
                                               "thorough", "extensive", "preliminary", "initial", "comparative", "large-scale",
                                               "four", "some", "many", "previous", "prior", "same"}]
-    if len(content) == 2 and content[1] in _GENERIC_HEADS | _KIND_HEADS and content[0] in _KIND_MODIFIERS:
+    if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
 
 
-_KIND_HEADS = frozenset({"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture", "pipeline",
-                         "procedure", "measure", "metric", "metrics"})
+_KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
+                                "pipeline", "procedure", "measure", "metric", "metrics"}
 _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",
                              "two-stage", "multi-stage", "unified", "hybrid", "statistical", "probabilistic",
                              "neural", "deep", "generative", "discriminative", "computational", "automatic",

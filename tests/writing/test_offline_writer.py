@@ -8,11 +8,10 @@ from pathlib import Path
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.closings import fits_label, fitted_label
 from relatex.writing.contribution_extract import extract
-from relatex.writing.contributions import is_bare_appositive, shorten, without_asides
+from relatex.writing.contributions import is_bare_appositive, plural_head, shorten, without_asides
 from relatex.writing.draft_aspects import draft_aspects
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
-from relatex.writing.offline_templates import plural_head
 from relatex.writing.offline_writer import (
     MAX_COPIED_WORDS,
     OFFLINE_MARKER,
