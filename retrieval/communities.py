@@ -46,7 +46,7 @@ _WORD = re.compile(r"[a-z][a-z0-9\-]+")
 
 def terms_of(text: str) -> list[str]:
     """Lower-case unigrams and bigrams of a text, stopwords and short tokens removed."""
-    words = [w.strip("-") for w in _WORD.findall(text.lower())]
+    words = [w.strip("-") for w in _WORD.findall(text.lower().replace("\u2010", "-").replace("\u2011", "-"))]
     words = [w for w in words if len(w) > 2]
     unigrams = [w for w in words if w not in STOPWORDS]
     bigrams = [

@@ -37,6 +37,9 @@ GENERIC_LABEL_WORDS = frozenset(
     compute computes generate generates evaluate evaluates compare compares identify identifies explore
     explores understand support supports enable enables combine combines product""".split()
 )
+# nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
+_VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
+    question questions""".split())
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -85,7 +88,7 @@ def label_term_ok(term: str) -> bool:
         return False
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
-        return not (words[0] in GENERIC_LABEL_WORDS or is_adjective_like(words[0]) or verb_form)
+        return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE or is_adjective_like(words[0]) or verb_form)
     if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS:
         return False  # "producing summaries", "verifying claims": a verb phrase, not a name
     head = words[-1]

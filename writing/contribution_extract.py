@@ -57,6 +57,16 @@ _OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){
 _HEDGE = re.compile(r"\b(?:could|may|might|can|would|potentially|possibly|likely|expected|hope|aims?)\b", re.I)
 
 
+_CONCESSIVE = re.compile(
+    r",?\s+(?:but|yet)\s+(?:(?:very|highly|surprisingly|also|still)\s+)?(?:effective|efficient|powerful|accurate|"
+    r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful),?(?=\s+[a-z])", re.I)
+_ATTENTION = re.compile(r"^\s*(?:our|their|its|the)\s+(?:attention|efforts?|focus)\s+(?:on|to|upon)\s+", re.I)
+_REPORT_HEAD = re.compile(
+    r"(?:(?:a|an|the|our|some|several|new|preliminary|initial|first|extensive|detailed|empirical|experimental)\s+)*"
+    r"(?:results?|findings|evidence|analys[ie]s|stud(?:y|ies)|experiments?|work|overview|comparison|survey|review|"
+    r"evaluation|observations?|insights?|lessons|discussion|summary|report)\b", re.I)
+
+
 def mask_inner_periods(sentence: str) -> str:
     """The sentence with every period but a final one masked (abbreviations, decimals, initials)."""
     body = sentence.rstrip()
@@ -77,6 +87,11 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     verb = VERB_CLASSES.get(source_verb, "propose")
     rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
     rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
+    rest = _CONCESSIVE.sub("", rest)  # "a simple and heuristic, but effective model": the praise goes, the noun stays
+    if verb == "study":  # "we focus our attention on Web sites": what they study is the Web sites
+        rest = _ATTENTION.sub("", rest)
+    if verb == "propose" and _REPORT_HEAD.match(rest.strip()):
+        verb = "describe"  # "we present results of ...", "our work towards ...": reported, not proposed
     if verb == "show" and re.match(r"(?:the|a|an|our|their|its|this|these)\s", rest.strip(), re.I):
         verb = "describe"  # "this paper reports on the first ...": a description, not a finding
     if not cut_clauses:  # the draft's own phrase: up to the first comma

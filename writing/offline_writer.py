@@ -89,6 +89,8 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
     if verb_class == "show" and not phrase.lower().startswith("that "):
         phrase = f"that {phrase}"
     verb = third if brief.single_author else base
+    if "{verb3}" in template and re.search(r"\b(?:their|they)\b", phrase):
+        template = "\\citet{{{key}}} {verb} {phrase}."  # not "The work of [x] describes their work ..."
     if plural_head(phrase):  # "The first provable approximation guarantees are introduced by ..."
         template = template.replace("{Phrase} is ", "{Phrase} are ")
     return template.format(

@@ -147,8 +147,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return "a that-clause without its verb"
     if last in _NEEDS_TERM or (before in {"a", "an"} and "-" in last):
         return f"ends on '{last}' without what it qualifies"
-    if last in _NEEDS_OF and before == "the":
-        return f"ends on 'the {last}' without its of-phrase"
+    if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
+        return f"ends on '{before} {last}' without its of-phrase"
     cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"
     if last in _NEEDS_OBJECT and before not in {"a", "an", "the", "its", "their"} and not cited_object:
         return f"ends on the verb '{last}' without its object"
@@ -224,7 +224,7 @@ def vague(phrase: str) -> bool:
                                               "successful", "existing", "different", "various", "key", "main",
                                               "important", "systematic", "comprehensive", "empirical", "detailed",
                                               "thorough", "extensive", "preliminary", "initial", "comparative", "large-scale",
-                                              "four", "some", "many", "previous", "prior", "same"}]
+                                              "four", "some", "many", "previous", "prior", "same", "alternative"}]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
     return bool(words) and all(w in _GENERIC_HEADS for w in content)

@@ -80,6 +80,7 @@ def test_terms_drop_stopwords_and_keep_bigrams() -> None:
     terms = terms_of("We propose a novel approach to dense retrieval.")
     assert "dense retrieval" in terms and "dense" in terms
     assert not {"propose", "novel", "approach", "we"} & set(terms)
+    assert "co-occurrence" in terms_of("kernel co\u2010occurrence enhancement")  # a Unicode hyphen joins too
 
 
 def test_class_tfidf_prefers_terms_unique_to_a_class() -> None:
@@ -138,8 +139,9 @@ def test_demo_library_labels_are_noun_phrases_without_junk() -> None:
 
 def test_label_term_rules() -> None:
     assert label_term_ok("dense retrieval") and label_term_ok("retrieval") and label_term_ok("citation recommendation")
+    assert label_term_ok("topic models") and label_term_ok("question answering")
     for junk in ("scientific", "approximate", "elements", "text", "retrieval dense", "producing summaries",
-                 "graph-based", "large", "technologies like"):
+                 "graph-based", "large", "technologies like", "topics", "tasks"):
         assert not label_term_ok(junk), junk
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [

@@ -36,6 +36,25 @@ def test_contribution_phrases_are_extracted() -> None:
     assert extract("").empty
 
 
+def test_what_a_paper_reports_is_described_not_proposed() -> None:
+    results = extract("We present results of combining classifier outputs for spam detection.")
+    assert (results.verb, results.phrase) == ("describe", "results of combining classifier outputs for spam detection")
+    work = extract("In this article, we present our work towards a personalized Web search engine and we discuss "
+                   "how we addressed each of these challenges.")
+    assert (work.verb, work.phrase) == ("describe", "their work towards a personalized Web search engine")
+    assert extract("We present a parser for German.").verb == "propose"
+
+
+def test_praise_and_attention_are_dropped_whole() -> None:
+    praised = extract("In this paper, we propose a simple and heuristic, but effective model, in which three "
+                      "transformations are integrated.")
+    assert praised.phrase == "a simple and heuristic model"
+    assert extract("We propose a simple yet effective method for query expansion.").phrase == \
+        "a simple method for query expansion"
+    focus = extract("We focus our attention on Web sites and similar document collections.")
+    assert (focus.verb, focus.phrase) == ("study", "Web sites and similar document collections")
+
+
 def test_shorten_cuts_clauses_and_dangling_words() -> None:
     assert shorten("a method that allows us to rank") == "a method"
     assert shorten("a dataset for the evaluation of rankers across many domains and languages", 8) == \
@@ -331,3 +350,11 @@ def test_dropping_asides_keeps_what_a_paper_is_for(tmp_path: Path, records: list
                                  "dynamically improving a statistical machine translation (SMT) system by "
                                  "incorporating human feedback in the form of free edits.")
     assert "three-step methodology for improving a statistical machine translation system" in latex, latex
+
+
+def test_reported_work_is_described_in_the_papers_own_voice(tmp_path: Path, records: list[PaperRecord]) -> None:
+    latex = _with_third_abstract(tmp_path, records, "Users have diverse interests. In this article, we present our "
+                                 "work towards a personalized Web search engine and we discuss how we addressed "
+                                 "each challenge.")
+    assert re.search(r"(?:describes?|presents?) their work towards a personalized Web search engine", latex), latex
+    assert not re.search(r"(?:The work of|Recent work by) \\citet\{[^}]*\} \w+ their", latex)

@@ -37,6 +37,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     "\\citet{a} release a corpus of \u4e2d\u6587 reviews.",  # CJK: pdfLaTeX stops on either
     "In contrast to these approaches to related entities, we leverage both content information.",
     r"In \citet{a}, the authors introduce a 2-Poisson model to estimate the frequency.",
+    r"In \citet{a}, the author introduces a new means.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -83,7 +84,7 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "user response prediction in the scenario", "how participants interact", "evaluation methods", "a three-step methodology", "a general prediction model", "specifically on Google Consumer Surveys",
                                     "a summary and discuss potential future work",
                                     "a standalone neural ranking model by introducing a sparsity property",
-                                    "the first large-scale investigation"])
+                                    "the first large-scale investigation", "an alternative approach"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
