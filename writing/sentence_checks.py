@@ -44,6 +44,9 @@ _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enable
 _ADVERB_FOR_OBJECT = re.compile(r"\b(?:study|studies|examine|examines|analy[sz]e|analy[sz]es|investigate|"
                                 r"investigates|propose|proposes|present|presents|introduce|introduces|develop|"
                                 r"develops)\s+[a-z]+ly\s+(?:on|in|at|to|for|with|about)\b", re.I)
+# "providing users" at the end: the verb lost what it provides ("... with recommendations")
+_WITHOUT_WHAT = re.compile(r"\b(?:provid|supply|suppli|equip|furnish)[a-z]*\s+(?:\w+\s+){0,2}?(?:users?|people|"
+                           r"researchers|readers|customers|clients|them|developers|analysts)\s*[.?!]?\s*$", re.I)
 # verbs that take an object, never a bare to-infinitive ("who introduce to train a model")
 _NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|build|examine|analy[sz]e|evaluate)s?"
                             r"\s+(?:here\s+|also\s+|[a-z]+ly\s+)?to\s+[a-z]", re.I)
@@ -136,7 +139,7 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
     """Why the sentence lost a verb's object or complement, a noun's of-phrase or a comparison's term."""
     if _OPEN_QUESTION.search(text):
         return "a question mark inside the sentence"
-    if _NO_INFINITIVE.search(text) or _ADVERB_FOR_OBJECT.search(text):
+    if _NO_INFINITIVE.search(text) or _ADVERB_FOR_OBJECT.search(text) or _WITHOUT_WHAT.search(text):
         return "a verb without its object"
     how = _HOW_CLAUSE.search(text.rstrip(". "))
     if how and len(how.group("rest").split()) < 7 and not _clause_has_verb(how.group("rest")) \

@@ -190,6 +190,21 @@ def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[st
     return text
 
 
+_SEE_ALSO = re.compile(r"See also~\\citep\{([^{}]*)\}\.")
+
+
+def with_pointers(text: str, after: int, keys: Sequence[str]) -> str:
+    """``keys`` joined to the "See also" list of the paragraph going on after ``after``, or given
+    one at the paragraph's end: a pointer list reads as an aside, not as the paragraph's second sentence."""
+    stop = text.find("\n\n", after)
+    stop = len(text.rstrip()) if stop < 0 else stop
+    found = _SEE_ALSO.search(text, after, stop)
+    if found:
+        merged = list(dict.fromkeys([*found.group(1).split(","), *keys]))
+        return text[:found.start()] + see_also(merged) + text[found.end():]
+    return f"{text[:stop]} {see_also(keys)}{text[stop:]}"
+
+
 class _Remembering:
     """The judge with its verdicts remembered for one gate run (the same claim is asked about
     several times: per citation list, per sentence, for warnings and for full support)."""
@@ -229,12 +244,14 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
         replacement = _replacement(text[start:end], keys, judge, evidence, rewrites, report, partial)
         if replacement == text[start:end]:
             continue
+        lost: list[str] = []
         if report.uncited > uncited:  # a list said without its citations: papers cited nowhere else stay as pointers
             elsewhere = set(cited_keys(text[:start] + text[end:]))
             lost = [k for k in dict.fromkeys(cited_keys(text[start:end])) if k not in elsewhere]
-            replacement = f"{replacement} {see_also(lost)}" if lost else replacement
         if not replacement or cited_keys(replacement)[-1:] != cited_keys(text[start:end])[-1:]:
             end = _continuations_end(text, end)  # "Their experiments show ...": said of the sentence's paper
+        if lost:
+            text = with_pointers(text, end, lost)
         if replacement:
             text = text[:start] + replacement + text[end:]
         else:

@@ -38,6 +38,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     "In contrast to these approaches to related entities, we leverage both content information.",
     r"In \citet{a}, the authors introduce a 2-Poisson model to estimate the frequency.",
     r"In \citet{a}, the author introduces a new means.",
+    r"\citet{a} introduce a factorization method for providing users.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -55,6 +56,7 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"\citet{a} examine whether pairwise learning can improve community recommendation.",
     r"Other work on citation recommendation includes~\citep{a,b}.",
     r"See also~\citep{a,b}.",
+    r"\citet{a} provide users with explanations.",
     r"\citet{a} examine whether rankings improved over time.",
     r"\citet{a} show that accuracy plateaued.",
     r"\citet{a} propose a model of both content and link information.",

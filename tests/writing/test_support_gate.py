@@ -19,6 +19,7 @@ from relatex.writing.support_gate import (
     evidence_lookup,
     gate_section,
     section_claims,
+    with_pointers,
     without_lead_in,
 )
 from tests.fakes.messages_server import MessagesServer, ScriptedAgents
@@ -109,6 +110,15 @@ def test_a_list_said_without_its_citations_keeps_its_papers_as_pointers(tmp_path
             "\\citet{k2} propose dense passage retrieval.")
     gated, report = gate_section(text, plan.papers, WordJudge())
     assert report.uncited == 1
-    assert gated.startswith("A first line of work concerns quantum teleportation experiments. See also~\\citep{k0}.")
+    assert gated.startswith("A first line of work concerns quantum teleportation experiments. \\citet{k2}")
+    assert gated.endswith("See also~\\citep{k0}.")  # an aside at the paragraph's end
     assert cited_keys(gated).count("k2") == 1  # cited elsewhere: no pointer needed
     assert not _warnings(gated, plan.papers, WordJudge())
+
+
+def test_pointers_join_the_paragraphs_own_list_and_stay_in_their_paragraph() -> None:
+    text = "A first line. \\citet{a} propose X. See also~\\citep{b}. Closing.\n\nNext paragraph \\citep{c}."
+    assert with_pointers(text, 13, ["d"]) == text.replace("{b}", "{b,d}")
+    plain = "Topic. \\citet{a} propose X.\n\nNext \\citep{c}.\n"
+    assert with_pointers(plain, 6, ["d"]) == "Topic. \\citet{a} propose X. See also~\\citep{d}.\n\nNext \\citep{c}.\n"
+    assert with_pointers("Only one.\n", 9, ["d"]) == "Only one. See also~\\citep{d}.\n"
