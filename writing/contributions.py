@@ -28,7 +28,7 @@ VERB_CLASSES: dict[str, str] = {
     "employ": "apply", "leverage": "apply",
     "study": "study", "investigate": "study", "explore": "study", "examine": "study",
     "analyze": "study", "analyse": "study", "consider": "study", "address": "study", "tackle": "study",
-    "focus": "study", "evaluate": "evaluate", "compare": "evaluate", "conduct": "evaluate",
+    "focus": "study", "evaluate": "evaluate", "compare": "evaluate", "conduct": "conduct", "perform": "conduct",
     "show": "show", "demonstrate": "show", "find": "show", "report": "show", "observe": "show",
     "argue": "show", "prove": "show",
     "modify": "modify", "adapt": "modify", "improve": "modify", "combine": "combine", "integrate": "combine",

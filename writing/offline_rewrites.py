@@ -20,9 +20,9 @@ from relatex.writing.contribution_extract import (
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import VERBS
-from relatex.writing.offline_writer import title_topic
 from relatex.writing.plan import PaperBrief, WritingPlan
 from relatex.writing.sentence_checks import well_formed
+from relatex.writing.title_topics import title_topic
 
 
 def _say(brief: PaperBrief, verb_class: str, phrase: str, avoid: str = "") -> str:

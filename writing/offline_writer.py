@@ -39,9 +39,7 @@ from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
     cut_before_of,
-    has_finite_verb,
     is_bare_appositive,
-    keeps_case,
     plural_head,
     shorten,
     without_asides,
@@ -70,6 +68,7 @@ from relatex.writing.offline_templates import (
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
+from relatex.writing.title_topics import draft_topic, title_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -137,40 +136,6 @@ def _paper_sentence(
     elif _usable_method(contribution):
         text += style.pick(METHODS).format(method=contribution.method)
     return text
-
-
-_NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
-                              "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
-
-
-_TITLE_VERBS = frozenset({"meets", "meet", "matters", "helps", "beats", "wins", "counts", "pays", "needs", "goes",
-                          "fails", "revisited", "considered", "harmful", "vs", "versus"})
-
-
-def title_topic(title: str) -> str:
-    """A title usable as a noun phrase ("dense passage retrieval for open-domain question
-    answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards")."""
-    words = title.split()
-    if not 2 <= len(words) <= 12 or re.search(r"[:?!]", title):
-        return ""
-    first = words[0].lower()
-    if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title) or \
-            _TITLE_VERBS.intersection(w.lower() for w in words[1:]):
-        return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
-    return " ".join(w if keeps_case(w) else w.lower() for w in words)
-
-
-def draft_topic(title: str) -> str:
-    """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
-    whole title, else the part after or before its colon."""
-    title = " ".join(title.split()).rstrip(".")
-    parts = [title] + ([p.strip() for p in reversed(title.split(":", 1))] if ":" in title else [])
-    for part in parts:
-        part = re.sub(r"^(?:a|an|the)\s+", "", part, flags=re.I)
-        topic = title_topic(part)
-        if topic and len(topic.split()) >= 2:
-            return topic
-    return ""
 
 
 def _usable_method(contribution: Contribution) -> bool:

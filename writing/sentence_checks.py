@@ -49,7 +49,10 @@ _WITHOUT_WHAT = re.compile(r"\b(?:provid|supply|suppli|equip|furnish)[a-z]*\s+(?
                            r"researchers|readers|customers|clients|them|developers|analysts)\s*[.?!]?\s*$", re.I)
 # verbs that take an object, never a bare to-infinitive ("who introduce to train a model")
 _NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|build|examine|analy[sz]e|evaluate)s?"
-                            r"\s+(?:here\s+|also\s+|[a-z]+ly\s+)?to\s+[a-z]", re.I)
+                            r"\s+(?:here\s+|also\s+|[a-z]+ly\s+)?to\s+[a-z]|\b(?:apply|applies|employs?|uses?)\s+to\s+"
+                            r"(?:predict|train|learn|improve|generate|detect|rank|estimate|identify|classify|model|build|"
+                            r"create|extract|find|solve|compute|measure|capture|represent|recommend|retrieve|answer)\b",
+                            re.I)
 # a complement clause that lost its verb ("we find that the predictions.")
 _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|suggest|indicate|demonstrate|observe|"
                           r"argue|conclude|reveal|confirm)s?\s+that\b(?P<rest>[^,;:]*)$", re.I)
@@ -58,14 +61,15 @@ _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "si
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
                        "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
-                       "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent"})
+                       "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
+                       "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
                          "rank", "retrieve", "compare", "perceive", "understand", "adapt", "evolve", "spread"})
 _SECOND_VERB = re.compile(r"\band (?:discuss|present|propose|show|evaluate|describe|introduce|analy[sz]e|"
                           r"demonstrate|investigate|provide|compare|explore|conclude|outline|report|examine)\b", re.I)
-_HOW_CLAUSE = re.compile(r"\b(?:how|whether|why)\b(?P<rest>[^,;:]*)$", re.I)
+_HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^,;:]*)$", re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
                           r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?)\b|"
@@ -227,7 +231,7 @@ def vague(phrase: str) -> bool:
                                               "successful", "existing", "different", "various", "key", "main",
                                               "important", "systematic", "comprehensive", "empirical", "detailed",
                                               "thorough", "extensive", "preliminary", "initial", "comparative", "large-scale",
-                                              "four", "some", "many", "previous", "prior", "same", "alternative"}]
+                                              "four", "some", "many", "previous", "prior", "same", "alternative", "research"}]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
     return bool(words) and all(w in _GENERIC_HEADS for w in content)

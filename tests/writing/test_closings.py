@@ -6,8 +6,8 @@ import random
 
 from relatex.writing.closings import Style, closing, theme_label
 from relatex.writing.draft_aspects import DraftAspect
-from relatex.writing.offline_writer import draft_topic
 from relatex.writing.plan import ThemeOutline
+from relatex.writing.title_topics import draft_topic
 
 THEME = ThemeOutline(id=0, label="dense retrieval", terms=("dense retrieval", "query expansion"), keys=("a", "b"))
 
@@ -34,6 +34,8 @@ def test_the_draft_title_becomes_a_noun_phrase_or_nothing() -> None:
         "syntax-based word alignment for machine translation"
     assert draft_topic("Towards Better Search") == ""
     assert draft_topic("How Do Users Search?") == ""
+    assert draft_topic("Role of Word-Eye-Fixations for Query Term Prediction") == \
+        "the role of word-eye-fixations for query term prediction"  # "our study of the role of ..."
 
 
 def test_label_terms_sharing_a_word_are_said_once() -> None:
@@ -42,10 +44,12 @@ def test_label_terms_sharing_a_word_are_said_once() -> None:
 
 
 def test_titles_with_a_verb_are_not_topics() -> None:
-    from relatex.writing.offline_writer import title_topic
+    from relatex.writing.title_topics import title_topic
 
     assert title_topic("Information Extraction Meets Relation Databases") == ""
     assert title_topic("Term Necessity Prediction") == "term necessity prediction"
+    assert title_topic("Bayesian Nonparametric Analysis of Markov Chains") == \
+        "Bayesian nonparametric analysis of Markov chains"  # proper adjectives and names keep their capital
 
 
 def test_verbs_do_not_name_themes() -> None:

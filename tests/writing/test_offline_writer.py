@@ -43,6 +43,8 @@ def test_what_a_paper_reports_is_described_not_proposed() -> None:
                    "how we addressed each of these challenges.")
     assert (work.verb, work.phrase) == ("describe", "their work towards a personalized Web search engine")
     assert extract("We present a parser for German.").verb == "propose"
+    study = extract("We conduct a user study to verify previous claims about explanations.")
+    assert (study.verb, study.phrase) == ("conduct", "a user study to verify previous claims about explanations")
 
 
 def test_praise_and_attention_are_dropped_whole() -> None:

@@ -39,6 +39,10 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"In \citet{a}, the authors introduce a 2-Poisson model to estimate the frequency.",
     r"In \citet{a}, the author introduces a new means.",
     r"\citet{a} introduce a factorization method for providing users.",
+    r"The work of \citet{a} studies if word-level relevance.",
+    r"\citet{a} apply to predict security events.",
+    r"\citet{a} describe empirical results on the utility.",
+    r"We build on this work, but investigate the relationship between a range.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -57,6 +61,8 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"Other work on citation recommendation includes~\citep{a,b}.",
     r"See also~\citep{a,b}.",
     r"\citet{a} provide users with explanations.",
+    r"The approach applies to multilingual retrieval \citep{a}.",
+    r"\citet{a} study if users notice ranking changes.",
     r"\citet{a} examine whether rankings improved over time.",
     r"\citet{a} show that accuracy plateaued.",
     r"\citet{a} propose a model of both content and link information.",
@@ -86,7 +92,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "user response prediction in the scenario", "how participants interact", "evaluation methods", "a three-step methodology", "a general prediction model", "specifically on Google Consumer Surveys",
                                     "a summary and discuss potential future work",
                                     "a standalone neural ranking model by introducing a sparsity property",
-                                    "the first large-scale investigation", "an alternative approach"])
+                                    "the first large-scale investigation", "an alternative approach",
+                                    "a new research problem"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
