@@ -219,7 +219,10 @@ _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model
                             "intuition", "observation", "idea", "ideas", "assumption", "principle", "results", "result",
                             "techniques", "components", "insight", "insights", "fact", "notion", "objective",
                             "factors", "aspects", "issues", "challenges", "questions", "measures", "features",
-                            "findings", "survey", "review", "overview", "experiments", "performance"})
+                            "findings", "survey", "review", "overview", "experiments", "performance",
+                            "formalization", "formalisation", "formalism", "variant", "variants", "variation",
+                            "extension", "extensions", "implementation", "generalization", "generalisation",
+                            "modification", "improvement", "improvements", "problems", "subproblems"})
 
 
 def vague(phrase: str) -> bool:
@@ -243,7 +246,9 @@ _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step
                              "two-stage", "multi-stage", "unified", "hybrid", "statistical", "probabilistic",
                              "neural", "deep", "generative", "discriminative", "computational", "automatic",
                              "automated", "formal", "iterative", "generic", "principled", "flexible", "scalable",
-                             "robust", "supervised", "unsupervised", "theoretical", "mathematical", "analytical"})
+                             "robust", "supervised", "unsupervised", "theoretical", "mathematical", "analytical",
+                             "data-driven", "rule-based", "corpus-based", "feature-based", "knowledge-based",
+                             "learning-based", "graph-based", "model-based"})
 
 
 def _open_relative(text: str) -> bool:

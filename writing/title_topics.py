@@ -38,6 +38,8 @@ def draft_topic(title: str) -> str:
     for part in parts:
         part = re.sub(r"^(?:a|an|the)\s+", "", part, flags=re.I)
         topic = title_topic(part)
+        if topic.split(" ", 1)[0] in _FIGURATIVE_HEADS:
+            continue  # "A Tale of Two Parsers": not what the study is of
         if topic and len(topic.split()) >= 2:
             return topic
     return ""
@@ -45,7 +47,8 @@ def draft_topic(title: str) -> str:
 
 # a head noun that needs its article before its of-phrase ("our study of the role of ...")
 _RELATIONAL_HEAD = re.compile(r"(?:role|impact|effect|influence|importance|value|use|usefulness|effectiveness|"
-                              r"limits|nature|case|problem|design|evaluation|analysis|cost)\s+of\b")
+                              r"limits|nature|problem|design|evaluation|analysis|cost)\s+of\b")
+_FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journey", "lessons", "glimpse", "case"})
 # names and proper adjectives that keep their capital in a lower-cased title
 _PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
     jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google amazon
