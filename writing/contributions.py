@@ -163,6 +163,8 @@ def plural_head(phrase: str) -> bool:
     """Whether a noun phrase's head (its last word before a preposition or clause) is plural."""
     head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called)\s", f"{phrase} ")[0].split()
     word = head[-1] if head else ""
+    if re.match(r"(?:a|an)\s", phrase, re.I):
+        return False  # "a new deep Aesthetic Cross-Domain Networks": a name taken as one thing
     return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))
 
 

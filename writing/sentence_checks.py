@@ -44,6 +44,10 @@ _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enable
 _ADVERB_FOR_OBJECT = re.compile(r"\b(?:study|studies|examine|examines|analy[sz]e|analy[sz]es|investigate|"
                                 r"investigates|propose|proposes|present|presents|introduce|introduces|develop|"
                                 r"develops)\s+[a-z]+ly\s+(?:on|in|at|to|for|with|about)\b", re.I)
+# a verb of making whose object is missing ("develop using knowledge-aware learning")
+_VERB_THEN_MANNER = re.compile(r"\b(?:propose|develop|introduce|present|design|build)s?\s+(?:using|via|by\s+\w+ing)\b", re.I)
+# "the distance between the user.": between without its second term
+_BETWEEN_ONE = re.compile(r"\bbetween\s+(?:(?:the|a|an|each|their|its)\s+)?(?:[\w-]+\s+){0,2}?[\w-]*[^s\W]\s*\.?\s*$", re.I)
 # "providing users" at the end: the verb lost what it provides ("... with recommendations")
 _WITHOUT_WHAT = re.compile(r"\b(?:provid|supply|suppli|equip|furnish)[a-z]*\s+(?:\w+\s+){0,2}?(?:users?|people|"
                            r"researchers|readers|customers|clients|them|developers|analysts)\s*[.?!]?\s*$", re.I)
@@ -62,7 +66,8 @@ _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "si
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
                        "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
                        "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
-                       "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series"})
+                       "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
+                       "framework", "logs"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
@@ -143,7 +148,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
     """Why the sentence lost a verb's object or complement, a noun's of-phrase or a comparison's term."""
     if _OPEN_QUESTION.search(text):
         return "a question mark inside the sentence"
-    if _NO_INFINITIVE.search(text) or _ADVERB_FOR_OBJECT.search(text) or _WITHOUT_WHAT.search(text):
+    if _NO_INFINITIVE.search(text) or _ADVERB_FOR_OBJECT.search(text) or _WITHOUT_WHAT.search(text) \
+            or _VERB_THEN_MANNER.search(text) or _BETWEEN_ONE.search(text):
         return "a verb without its object"
     how = _HOW_CLAUSE.search(text.rstrip(". "))
     if how and len(how.group("rest").split()) < 7 and not _clause_has_verb(how.group("rest")) \
@@ -222,14 +228,16 @@ _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model
                             "findings", "survey", "review", "overview", "experiments", "performance",
                             "formalization", "formalisation", "formalism", "variant", "variants", "variation",
                             "extension", "extensions", "implementation", "generalization", "generalisation",
-                            "modification", "improvement", "improvements", "problems", "subproblems"})
+                            "modification", "improvement", "improvements", "problems", "subproblems", "algorithms",
+                            "tools", "systems", "approaches", "frameworks", "solutions", "strategies", "dataset",
+                            "datasets", "corpus", "resource", "benchmark"})
 
 
 def vague(phrase: str) -> bool:
     """A phrase that names only a generic head ("a new framework", "the first set of methods",
     "the information"): true of almost any paper, so it says nothing about this one."""
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", phrase)]
-    content = [w for w in words if w not in {"a", "an", "the", "new", "novel", "first", "of", "this", "these", "such",
+    content = [w for w in words if w not in {"a", "an", "the", "and", "new", "novel", "first", "of", "this", "these", "such",
                                               "general", "simple", "effective", "efficient", "several", "two", "three",
                                               "successful", "existing", "different", "various", "key", "main",
                                               "important", "systematic", "comprehensive", "empirical", "detailed",

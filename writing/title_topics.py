@@ -47,7 +47,9 @@ def draft_topic(title: str) -> str:
 
 # a head noun that needs its article before its of-phrase ("our study of the role of ...")
 _RELATIONAL_HEAD = re.compile(r"(?:role|impact|effect|influence|importance|value|use|usefulness|effectiveness|"
-                              r"limits|nature|problem|design|evaluation|analysis|cost)\s+of\b")
+                              r"limits|nature|problem|design|evaluation|analysis|cost|creation|construction|identification|"
+                              r"detection|determination|extraction|generation|selection|estimation|prediction|"
+                              r"classification)\s+of\b")
 _FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journey", "lessons", "glimpse", "case"})
 # names and proper adjectives that keep their capital in a lower-cased title
 _PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian

@@ -53,6 +53,7 @@ def test_titles_with_a_verb_are_not_topics() -> None:
     assert title_topic("Term Necessity Prediction") == "term necessity prediction"
     assert title_topic("Bayesian Nonparametric Analysis of Markov Chains") == \
         "Bayesian nonparametric analysis of Markov chains"  # proper adjectives and names keep their capital
+    assert title_topic("Creation of Topic Maps in Chinese") == "the creation of topic maps in Chinese"
 
 
 def test_verbs_do_not_name_themes() -> None:

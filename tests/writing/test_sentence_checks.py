@@ -43,6 +43,10 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} apply to predict security events.",
     r"\citet{a} describe empirical results on the utility.",
     r"We build on this work, but investigate the relationship between a range.",
+    r"\citet{a} present a machine learning approach built under the framework.",
+    r"More recently, \citet{a} develop using knowledge-aware learning.",
+    r"Another contribution is due to \citet{a}, who apply the distance between the user.",
+    r"\citet{a}, in turn, studies the logs.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -62,6 +66,10 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"See also~\citep{a,b}.",
     r"\citet{a} provide users with explanations.",
     r"The approach applies to multilingual retrieval \citep{a}.",
+    r"\citet{a} study the distance between users and items.",
+    r"\citet{a} study the interplay between queries.",
+    r"\citet{a} develop by hand a lexicon of emotions.",
+    r"\citet{a} develop through crowdsourcing a lexicon of emotions.",
     r"\citet{a} study if users notice ranking changes.",
     r"\citet{a} examine whether rankings improved over time.",
     r"\citet{a} show that accuracy plateaued.",
@@ -94,7 +102,7 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "a standalone neural ranking model by introducing a sparsity property",
                                     "the first large-scale investigation", "an alternative approach",
                                     "a new research problem", "a formalization", "a data-driven variant",
-                                    "three subproblems"])
+                                    "three subproblems", "algorithms and methods", "a new dataset"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
