@@ -57,14 +57,16 @@ _OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){
 _HEDGE = re.compile(r"\b(?:could|may|might|can|would|potentially|possibly|likely|expected|hope|aims?)\b", re.I)
 
 
+_FLATTENED_COMMAND = re.compile(r"\b(?:texttt|textbf|textit|textsc|textrm|textsf|emph|mathrm|mathcal|mathbf)(?=[A-Z0-9])")
 _CONCESSIVE = re.compile(
     r",?\s+(?:but|yet)\s+(?:(?:very|highly|surprisingly|also|still)\s+)?(?:effective|efficient|powerful|accurate|"
     r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful),?(?=\s+[a-z])", re.I)
 _ATTENTION = re.compile(r"^\s*(?:our|their|its|the)\s+(?:attention|efforts?|focus)\s+(?:on|to|upon)\s+", re.I)
 _REPORT_HEAD = re.compile(
-    r"(?:(?:a|an|the|our|some|several|new|preliminary|initial|first|extensive|detailed|empirical|experimental)\s+)*"
+    r"(?:a|an|the|our|some|several)?\s*(?:[a-z-]+\s+){0,2}?"
     r"(?:results?|findings|evidence|analys[ie]s|stud(?:y|ies)|experiments?|work|overview|comparison|survey|review|"
-    r"evaluation|observations?|insights?|lessons|discussion|summary|report)\b", re.I)
+    r"evaluation|observations?|insights?|lessons|discussion|summary|report)(?=\s+(?:of|on|in|into|for|to|that|with|"
+    r"across|about|towards?)\b|\s*$|,)", re.I)
 
 
 def mask_inner_periods(sentence: str) -> str:
@@ -177,6 +179,7 @@ def _task(sentence: str) -> str:
 def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: bool = True) -> Contribution:
     """The contribution, task, method, result, entities and relations of one abstract."""
     text = " ".join(html.unescape(text or "").split())  # "Deep &amp; Cross": an entity is no sentence end
+    text = _FLATTENED_COMMAND.sub("", text)  # "textttConv-KNRM": a LaTeX command flattened into the word
     kind = paper_type(text, title)
     found: dict[str, object] = {}
     task = method = result = ""

@@ -31,7 +31,7 @@ VERB_CLASSES: dict[str, str] = {
     "focus": "study", "evaluate": "evaluate", "compare": "evaluate", "conduct": "conduct", "perform": "conduct",
     "show": "show", "demonstrate": "show", "find": "show", "report": "show", "observe": "show",
     "argue": "show", "prove": "show",
-    "modify": "modify", "adapt": "modify", "improve": "modify", "combine": "combine", "integrate": "combine",
+    "modify": "modify", "adapt": "modify", "improve": "improve", "combine": "combine", "integrate": "combine",
     "train": "train", "learn": "train", "pretrain": "train", "fine-tune": "train", "collect": "release",
     "annotate": "annotate", "curate": "release",
 }

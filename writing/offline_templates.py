@@ -22,6 +22,7 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "conduct": (("conduct", "conducts"), ("carry out", "carries out"), ("run", "runs")),
     "show": (("show", "shows"), ("find", "finds"), ("demonstrate", "demonstrates"), ("report", "reports")),
     "modify": (("modify", "modifies"), ("adapt", "adapts")),
+    "improve": (("improve", "improves"), ("improve on", "improves on"), ("refine", "refines")),
     "combine": (("combine", "combines"), ("integrate", "integrates")),
     "train": (("train", "trains"),),
 }

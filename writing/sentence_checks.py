@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.sentences import split_sentences
+from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.contributions import DANGLING, has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
@@ -67,7 +68,7 @@ _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", 
                        "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
                        "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
                        "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
-                       "framework", "logs"})
+                       "framework", "logs", "acquisition"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
@@ -160,6 +161,10 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return "a that-clause without its verb"
     if last in _NEEDS_TERM or (before in {"a", "an"} and "-" in last):
         return f"ends on '{last}' without what it qualifies"
+    if last in {"but", "nor"}:
+        return f"ends on '{last}'"
+    if before == "of" and is_adjective_like(last):
+        return f"ends on 'of {last}' without its noun"
     if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
         return f"ends on '{before} {last}' without its of-phrase"
     cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"
@@ -230,7 +235,7 @@ _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model
                             "extension", "extensions", "implementation", "generalization", "generalisation",
                             "modification", "improvement", "improvements", "problems", "subproblems", "algorithms",
                             "tools", "systems", "approaches", "frameworks", "solutions", "strategies", "dataset",
-                            "datasets", "corpus", "resource", "benchmark"})
+                            "datasets", "corpus", "resource", "benchmark", "details"})
 
 
 def vague(phrase: str) -> bool:

@@ -36,7 +36,8 @@ def draft_topic(title: str) -> str:
     title = " ".join(title.split()).rstrip(".")
     parts = [title] + ([p.strip() for p in reversed(title.split(":", 1))] if ":" in title else [])
     for part in parts:
-        part = re.sub(r"^(?:a|an|the)\s+", "", part, flags=re.I)
+        part = re.sub(r"^(?:(?:a|an|the)\s+)?(?:(?:\w+\s+)?(?:study|investigation|exploration|examination|analysis)"
+                      r"\s+(?:of|on|into)\s+)?", "", part, flags=re.I)  # "our study of [a study of] ..."
         topic = title_topic(part)
         if topic.split(" ", 1)[0] in _FIGURATIVE_HEADS:
             continue  # "A Tale of Two Parsers": not what the study is of

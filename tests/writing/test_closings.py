@@ -37,6 +37,8 @@ def test_the_draft_title_becomes_a_noun_phrase_or_nothing() -> None:
     assert draft_topic("Role of Word-Eye-Fixations for Query Term Prediction") == \
         "the role of word-eye-fixations for query term prediction"  # "our study of the role of ..."
     assert draft_topic("A Tale of Two Parsers: Investigating and Combining Parsers") == ""
+    assert draft_topic("A Study of Neural Matching Models for Cross-lingual IR") == \
+        "neural matching models for cross-lingual IR"  # not "our study of study of ..."
     assert draft_topic("A Tale of Two Parsers: Dependency Parsing with Beam Search") == \
         "dependency parsing with beam search"
 

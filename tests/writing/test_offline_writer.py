@@ -43,6 +43,12 @@ def test_what_a_paper_reports_is_described_not_proposed() -> None:
                    "how we addressed each of these challenges.")
     assert (work.verb, work.phrase) == ("describe", "their work towards a personalized Web search engine")
     assert extract("We present a parser for German.").verb == "propose"
+    analytical = extract("We develop an analytical study of using translation knowledge for retrieval.")
+    assert analytical.verb == "describe"
+    assert extract("We present TextRank, a graph-based ranking model for text.").verb == "propose"
+    improve = extract("In this paper, we improve earlier results on concentration bounds for eigenvalues.")
+    assert improve.verb == "improve"  # never "adapt earlier results"
+    assert extract("We propose textttConv-KNRM, a kernel-based model.").phrase.startswith("Conv-KNRM")
     study = extract("We conduct a user study to verify previous claims about explanations.")
     assert (study.verb, study.phrase) == ("conduct", "a user study to verify previous claims about explanations")
 

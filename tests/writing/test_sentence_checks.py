@@ -47,6 +47,9 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"More recently, \citet{a} develop using knowledge-aware learning.",
     r"Another contribution is due to \citet{a}, who apply the distance between the user.",
     r"\citet{a}, in turn, studies the logs.",
+    r"In recent work, \citet{a} carries out research on modeling users, not just for fun but.",
+    r"It is based on a rich set of linguistic.",
+    r"\citet{a} develop a software solution for the acquisition.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -67,6 +70,8 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"\citet{a} provide users with explanations.",
     r"The approach applies to multilingual retrieval \citep{a}.",
     r"\citet{a} study the distance between users and items.",
+    r"It is based on a rich set of linguistic features.",
+    r"\citet{a} study the role of topic.",
     r"\citet{a} study the interplay between queries.",
     r"\citet{a} develop by hand a lexicon of emotions.",
     r"\citet{a} develop through crowdsourcing a lexicon of emotions.",
@@ -102,7 +107,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "a standalone neural ranking model by introducing a sparsity property",
                                     "the first large-scale investigation", "an alternative approach",
                                     "a new research problem", "a formalization", "a data-driven variant",
-                                    "three subproblems", "algorithms and methods", "a new dataset"])
+                                    "three subproblems", "algorithms and methods", "a new dataset",
+                                    "the details"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
