@@ -19,7 +19,7 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "study": (("study", "studies"), ("investigate", "investigates"), ("examine", "examines"),
               ("analyse", "analyses")),
     "evaluate": (("evaluate", "evaluates"), ("compare", "compares")),
-    "conduct": (("conduct", "conducts"), ("carry out", "carries out"), ("run", "runs")),
+    "conduct": (("conduct", "conducts"), ("carry out", "carries out")),
     "show": (("show", "shows"), ("find", "finds"), ("demonstrate", "demonstrates"), ("report", "reports")),
     "modify": (("modify", "modifies"), ("adapt", "adapts")),
     "improve": (("improve", "improves"), ("improve on", "improves on"), ("refine", "refines")),

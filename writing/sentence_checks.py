@@ -68,7 +68,8 @@ _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", 
                        "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
                        "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
                        "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
-                       "framework", "logs", "acquisition"})
+                       "framework", "logs", "acquisition", "distance", "difference", "relationship", "interplay",
+                       "correlation", "gap"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
@@ -161,7 +162,7 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return "a that-clause without its verb"
     if last in _NEEDS_TERM or (before in {"a", "an"} and "-" in last):
         return f"ends on '{last}' without what it qualifies"
-    if last in {"but", "nor"}:
+    if last in {"but", "nor"} or (before == "not" and last in {"just", "only", "merely"}):
         return f"ends on '{last}'"
     if before == "of" and is_adjective_like(last):
         return f"ends on 'of {last}' without its noun"
@@ -235,7 +236,7 @@ _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model
                             "extension", "extensions", "implementation", "generalization", "generalisation",
                             "modification", "improvement", "improvements", "problems", "subproblems", "algorithms",
                             "tools", "systems", "approaches", "frameworks", "solutions", "strategies", "dataset",
-                            "datasets", "corpus", "resource", "benchmark", "details"})
+                            "datasets", "corpus", "resource", "benchmark", "details", "prototype"})
 
 
 def vague(phrase: str) -> bool:
@@ -261,7 +262,7 @@ _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step
                              "automated", "formal", "iterative", "generic", "principled", "flexible", "scalable",
                              "robust", "supervised", "unsupervised", "theoretical", "mathematical", "analytical",
                              "data-driven", "rule-based", "corpus-based", "feature-based", "knowledge-based",
-                             "learning-based", "graph-based", "model-based"})
+                             "learning-based", "graph-based", "model-based", "predictive"})
 
 
 def _open_relative(text: str) -> bool:

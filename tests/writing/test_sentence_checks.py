@@ -50,6 +50,8 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"In recent work, \citet{a} carries out research on modeling users, not just for fun but.",
     r"It is based on a rich set of linguistic.",
     r"\citet{a} develop a software solution for the acquisition.",
+    r"Along similar lines, \citet{a} runs research on modeling users, not just.",
+    r"Another contribution is due to \citet{a}, who apply the distance.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -108,7 +110,7 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the first large-scale investigation", "an alternative approach",
                                     "a new research problem", "a formalization", "a data-driven variant",
                                     "three subproblems", "algorithms and methods", "a new dataset",
-                                    "the details"])
+                                    "the details", "a new predictive framework", "a first prototype"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
