@@ -40,6 +40,7 @@ from relatex.writing.contributions import (
     Contribution,
     cut_before_of,
     is_bare_appositive,
+    keeps_case,
     plural_head,
     shorten,
     without_asides,
@@ -154,6 +155,7 @@ def _attempts(contribution: Contribution) -> list[Contribution]:
     phrasings (appositive completed differently) and shorter cuts, each first with and then
     without the result and method sentences; then the name alone; never a bare head noun."""
     variants = list(contribution.variants or ("",))
+    later: list[Contribution] = []
     if contribution.verb == "show":  # "find X" without "that", then (a finding cut short is wrong) the title
         good = [replace(contribution, phrase=v) for v in variants] + [
             replace(contribution, phrase=v, verb="show_bare") for v in variants]
@@ -170,12 +172,21 @@ def _attempts(contribution: Contribution) -> list[Contribution]:
                 short = short.split(",")[0]  # "SciBERT, a model" says less than "SciBERT"
             if cut_before_of(source, short) or not _cut_at_boundary(source, short):
                 continue  # "the design and evaluation | of PrefMiner": the noun is left empty
-            good.append(replace(contribution, phrase=short))
+            (good if short == source or _says_more_than_a_kind(short) else later).append(replace(contribution, phrase=short))
         weak = [replace(contribution, phrase="")]  # nothing sayable: the title
-    out = list(good)
+    out = list(good) + [c for c in later if c.result or c.method]  # a bare kind of thing with its finding ...
     out += [replace(c, method="", result="") for c in good]
-    out += [replace(c, method="", result="") for c in weak]
+    out += [replace(c, method="", result="") for c in weak]  # ... or the title say more than the bare kind alone,
+    out += [replace(c, method="", result="") for c in later]  # which is still better than a citation list
     return list(dict.fromkeys(out))
+
+
+def _says_more_than_a_kind(phrase: str) -> bool:
+    """A cut that still names something ("Caser", "a model for next-item prediction"), not only the
+    kind of thing a paper offers ("a software solution", "a latent variable model"): what it is for was cut."""
+    words = phrase.split()
+    return "," in phrase or any(w.lower() in MODIFIER_STARTS - {"and"} for w in words[1:]) or any(
+        keeps_case(w) for w in words)
 
 
 def _cut_at_boundary(phrase: str, short: str) -> bool:
