@@ -69,7 +69,8 @@ _ADJECTIVES = frozenset(
     dense sparse open human real random multiple single whole full main key important relevant
     available new old deep shallow hard easy popular similar particular regular linear nonlinear modular
     various different important useful accurate appropriate adequate separate private latent joint implicit
-    explicit hidden fine-grained high-quality known given shown seen made done taken found""".split()
+    explicit hidden fine-grained high-quality known given shown seen made done taken found fake false true
+    short long bad free""".split()
 )
 _HYPHEN_MODIFIERS = frozenset({"based", "scale", "shot", "level", "aware", "domain", "oriented", "grained", "free",
                                "like", "driven", "specific", "informed", "augmented", "supervised", "wise", "order",

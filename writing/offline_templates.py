@@ -40,6 +40,7 @@ TOPIC_NEXT = (
     "Several studies address {label}{cites}.",
     "Research on {label}{cites} forms a further strand.",
 )
+TOPIC_NEXT_ONE = tuple(t for t in TOPIC_NEXT if not t.startswith(("Another group of papers", "Several studies")))
 TOPIC_CITES = 4  # papers cited together in a theme's topic sentence (its most relevant ones)
 PLAIN = (
     "\\citet{{{key}}} {verb} {phrase}.",

@@ -63,6 +63,7 @@ from relatex.writing.offline_templates import (
     TOPIC_CITES,
     TOPIC_FIRST,
     TOPIC_NEXT,
+    TOPIC_NEXT_ONE,
     TOPIC_SECOND,
     VERBS,
     see_also,
@@ -270,7 +271,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
     leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
         if len(briefs) > 1 else []
-    topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(TOPIC_NEXT)
+    topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(
+        TOPIC_NEXT if len(leading) != 1 else TOPIC_NEXT_ONE)  # not "Several studies address X \citep{one}"
     sentences = [topic.format(label=label, cites=_cites(leading))]
     groups = _groups(briefs, contributions)
     grouped: set[str] = set()

@@ -381,3 +381,22 @@ def test_reported_work_is_described_in_the_papers_own_voice(tmp_path: Path, reco
                                  "each challenge.")
     assert re.search(r"(?:describes?|presents?) their work towards a personalized Web search engine", latex), latex
     assert not re.search(r"(?:The work of|Recent work by) \\citet\{[^}]*\} \w+ their", latex)
+
+
+def test_a_topic_sentence_citing_one_paper_never_speaks_of_a_group(tmp_path: Path, records: list[PaperRecord]) -> None:
+    from relatex.writing.generate import build_plan
+    from relatex.writing.offline_writer import section_guard, write_theme
+    from relatex.writing.plan import ThemeOutline
+
+    project, _ = make_project(tmp_path)
+    plan = build_plan(project, make_selection(records), {r.id: f"k{i}" for i, r in enumerate(records)})
+    contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in plan.papers.items()}
+    openings = set()
+    for seed in range(12):  # "citation recommendation": only k4 names it, k6 does not
+        theme = ThemeOutline(id=seed, label="citation recommendation", terms=("citation recommendation",),
+                             keys=("k4", "k6"))
+        paragraph = write_theme(plan, theme, 2, section_guard(plan), contributions, None, seed)
+        assert "\\citep{k4}" in paragraph.split(".")[0], paragraph
+        openings.add(paragraph.split(" ")[0])
+        assert not paragraph.startswith(("Several studies", "Another group of papers")), paragraph
+    assert len(openings) >= 2  # the other templates still rotate
