@@ -22,7 +22,7 @@ from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import VERBS
 from relatex.writing.plan import PaperBrief, WritingPlan
 from relatex.writing.sentence_checks import well_formed
-from relatex.writing.title_topics import title_topic
+from relatex.writing.title_topics import paper_topic
 
 
 def _say(brief: PaperBrief, verb_class: str, phrase: str, avoid: str = "") -> str:
@@ -47,7 +47,7 @@ def paper_sentences(brief: PaperBrief) -> list[str]:
             result = result_of_sentence(sentence)
             if result:
                 out.append(f"\\citet{{{brief.key}}} report that {result}.")
-    topic = title_topic(" ".join(title.split()).rstrip("."))
+    topic = paper_topic(title)
     if topic:
         out.append(f"\\citet{{{brief.key}}} study {topic}.")
     return out

@@ -70,7 +70,7 @@ from relatex.writing.offline_templates import (
 )
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
-from relatex.writing.title_topics import draft_topic, title_topic
+from relatex.writing.title_topics import draft_topic, paper_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -115,7 +115,7 @@ def _paper_sentence(
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
         title = " ".join(brief.record.title.split()).rstrip(".")
-        topic = title_topic(title)
+        topic = paper_topic(title)
         if topic:
             return style.pick(TITLE_TOPIC).format(key=brief.key, topic=topic, Topic=capitalise(topic))
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list

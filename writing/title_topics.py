@@ -30,6 +30,23 @@ def title_topic(title: str) -> str:
     return f"the {topic}" if _RELATIONAL_HEAD.match(topic) else topic
 
 
+def paper_topic(title: str) -> str:
+    """A paper's title as a noun phrase: the longest of the whole title, its subtitle and the part
+    before its colon that reads as one ("See You See Me: The Role of Eye Contact in ..." -> "the
+    role of eye contact in ..."; "DeepRank: A New Deep Architecture for ..." -> "a new deep
+    architecture for ..."), its article kept; "" when none does."""
+    title = " ".join(title.split()).rstrip(".")
+    parts = [title] + ([p.strip() for p in title.split(":", 1)] if ":" in title else [])
+    topics = []
+    for part in parts:
+        article = re.match(r"(?:a|an|the)\s+", part, re.I)
+        topic = title_topic(part[article.end():] if article else part)
+        if topic and len(topic.split()) >= 2:
+            keep = article.group(0).lower() if article and not topic.startswith("the ") else ""
+            topics.append(keep + topic)
+    return max(topics, key=lambda t: len(t.split()), default="")
+
+
 def draft_topic(title: str) -> str:
     """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
     whole title, else the part after or before its colon."""
@@ -55,8 +72,8 @@ _FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journe
 # names and proper adjectives that keep their capital in a lower-cased title
 _PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
     jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google amazon
-    reddit english chinese arabic german french spanish japanese hindi european african american""".split())
+    reddit english chinese arabic german french spanish japanese hindi european african american siamese""".split())
 
 
 def _proper(word: str) -> bool:
-    return word[:1].isupper() and word.lower().strip(",;'s") in _PROPER_WORDS
+    return word[:1].isupper() and re.sub(r"'s$", "", word.lower().rstrip(",;")) in _PROPER_WORDS

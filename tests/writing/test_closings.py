@@ -58,6 +58,21 @@ def test_titles_with_a_verb_are_not_topics() -> None:
     assert title_topic("Creation of Topic Maps in Chinese") == "the creation of topic maps in Chinese"
 
 
+def test_a_papers_title_is_said_whole_or_by_its_longer_half_with_its_article() -> None:
+    from relatex.writing.title_topics import paper_topic
+
+    assert paper_topic("See You See Me: The Role of Eye Contact in Multimodal Human-Robot Interaction") == \
+        "the role of eye contact in multimodal human-robot interaction"
+    assert paper_topic("DeepRank: A New Deep Architecture for Relevance Ranking in Information Retrieval") == \
+        "a new deep architecture for relevance ranking in information retrieval"
+    assert paper_topic("The Probabilistic Relevance Framework: BM25 and Beyond") == "the probabilistic relevance framework"
+    assert paper_topic("Sentence-BERT: Sentence Embeddings using Siamese BERT-Networks") == \
+        "sentence embeddings using Siamese BERT-Networks"
+    assert paper_topic("Anserini: Enabling the Use of Lucene for Information Retrieval Research") == ""
+    assert paper_topic("Towards Automated Related Work Summarization") == ""
+    assert paper_topic("Spanish Treebank Construction") == "Spanish treebank construction"  # not "panish"
+
+
 def test_verbs_do_not_name_themes() -> None:
     from relatex.retrieval.theme_labels import label_term_ok
 
