@@ -275,7 +275,7 @@ def _clause_body(body: str, max_words: int) -> str:
 
 def keeps_case(word: str) -> bool:
     """Acronyms and names keep their capitals (BERT, LexRank); Title-Case words do not (Retrieval-Augmented)."""
-    return any(c.isupper() for part in word.split("-") for c in part[1:])
+    return any(c.isupper() for part in re.split(r"[-\u2010\u2011]", word) for c in part[1:])
 
 
 def _fix_articles(text: str) -> str:

@@ -72,7 +72,8 @@ _FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journe
 # names and proper adjectives that keep their capital in a lower-cased title
 _PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
     jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google amazon
-    reddit english chinese arabic german french spanish japanese hindi european african american siamese""".split())
+    reddit english chinese arabic german french spanish japanese hindi european african american siamese
+    india china japan korea africa europe america germany france spain italy brazil canada australia""".split())
 
 
 def _proper(word: str) -> bool:

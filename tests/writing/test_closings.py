@@ -71,6 +71,10 @@ def test_a_papers_title_is_said_whole_or_by_its_longer_half_with_its_article() -
     assert paper_topic("Anserini: Enabling the Use of Lucene for Information Retrieval Research") == ""
     assert paper_topic("Towards Automated Related Work Summarization") == ""
     assert paper_topic("Spanish Treebank Construction") == "Spanish treebank construction"  # not "panish"
+    assert paper_topic("Sangeet Swara: A Community-Moderated Voice Forum in Rural India") == \
+        "a community-moderated voice forum in rural India"
+    assert paper_topic("A Simple Kernel Co\u2010Occurrence\u2010Based Enhancement") == \
+        "a simple kernel co\u2010occurrence\u2010based enhancement"  # Title Case across Unicode hyphens
 
 
 def test_verbs_do_not_name_themes() -> None:
