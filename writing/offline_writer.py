@@ -186,8 +186,11 @@ def _says_more_than_a_kind(phrase: str) -> bool:
     """A cut that still names something ("Caser", "a model for next-item prediction"), not only the
     kind of thing a paper offers ("a software solution", "a latent variable model"): what it is for was cut."""
     words = phrase.split()
-    return "," in phrase or any(w.lower() in MODIFIER_STARTS - {"and"} for w in words[1:]) or any(
+    return "," in phrase or any(w.lower() in _NAMING_MODIFIERS for w in words[1:]) or any(
         keeps_case(w) for w in words)
+
+
+_NAMING_MODIFIERS = MODIFIER_STARTS - {"and"}  # "algorithms and methods" still names only kinds
 
 
 def _cut_at_boundary(phrase: str, short: str) -> bool:

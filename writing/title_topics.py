@@ -30,15 +30,19 @@ def title_topic(title: str) -> str:
     return f"the {topic}" if _RELATIONAL_HEAD.match(topic) else topic
 
 
+def _title_parts(title: str) -> list[str]:
+    """The title (spaces normalised, no final period), then the parts before and after its colon."""
+    title = " ".join(title.split()).rstrip(".")
+    return [title] + ([p.strip() for p in title.split(":", 1)] if ":" in title else [])
+
+
 def paper_topic(title: str) -> str:
     """A paper's title as a noun phrase: the longest of the whole title, its subtitle and the part
     before its colon that reads as one ("See You See Me: The Role of Eye Contact in ..." -> "the
     role of eye contact in ..."; "DeepRank: A New Deep Architecture for ..." -> "a new deep
     architecture for ..."), its article kept; "" when none does."""
-    title = " ".join(title.split()).rstrip(".")
-    parts = [title] + ([p.strip() for p in title.split(":", 1)] if ":" in title else [])
     topics = []
-    for part in parts:
+    for part in _title_parts(title):
         article = re.match(r"(?:a|an|the)\s+", part, re.I)
         topic = title_topic(part[article.end():] if article else part)
         if topic and len(topic.split()) >= 2:
@@ -50,9 +54,8 @@ def paper_topic(title: str) -> str:
 def draft_topic(title: str) -> str:
     """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
     whole title, else the part after or before its colon."""
-    title = " ".join(title.split()).rstrip(".")
-    parts = [title] + ([p.strip() for p in reversed(title.split(":", 1))] if ":" in title else [])
-    for part in parts:
+    whole, *halves = _title_parts(title)
+    for part in [whole, *reversed(halves)]:
         part = re.sub(r"^(?:(?:a|an|the)\s+)?(?:(?:\w+\s+)?(?:study|investigation|exploration|examination|analysis)"
                       r"\s+(?:of|on|into)\s+)?", "", part, flags=re.I)  # "our study of [a study of] ..."
         topic = title_topic(part)
