@@ -161,10 +161,15 @@ def without_asides(phrase: str) -> str:
 
 def plural_head(phrase: str) -> bool:
     """Whether a noun phrase's head (its last word before a preposition or clause) is plural."""
-    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called)\s", f"{phrase} ")[0].split()
-    word = head[-1] if head else ""
     if re.match(r"(?:a|an)\s", phrase, re.I):
         return False  # "a new deep Aesthetic Cross-Domain Networks": a name taken as one thing
+    return plural_looking_head(phrase)
+
+
+def plural_looking_head(phrase: str) -> bool:
+    """Whether a noun phrase's head word has a plural form, whatever its article says."""
+    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called)\s", f"{phrase} ")[0].split()
+    word = head[-1] if head else ""
     return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))
 
 
@@ -332,6 +337,8 @@ def _title_descriptor(title: str, name: str | None, head: str) -> str:
     title_name, description = (part.strip() for part in title.split(":", 1))
     if name and title_name.lower() != name.lower():
         return ""
+    if not name and not _reads_as_name(title_name):
+        return ""  # "Controlling Polarization in Personalization: An Algorithmic Framework": no name
     noun = re.sub(r"s$", "", head.split()[-1].lower())
     words = description.split()
     if not 2 <= len(words) <= 12 or not any(re.sub(r"s$", "", w.lower().strip(",")) == noun for w in words):
@@ -340,6 +347,13 @@ def _title_descriptor(title: str, name: str | None, head: str) -> str:
     if not re.match(r"(?:a|an|the)\s", shown):
         shown = ("an " if shown[:1] in "aeiou" else "a ") + shown
     return f"{name or title_name}, {shown}"
+
+
+def _reads_as_name(part: str) -> bool:
+    """A title's lead that names a thing ("TriRank", "Sangeet Swara"), not a phrase about one."""
+    words = part.split()
+    return 1 <= len(words) <= 3 and all(w[:1].isupper() or w[:1].isdigit() for w in words) and \
+        not any(w.lower().endswith("ing") for w in words)
 
 
 def sentences_of(text: str) -> list[str]:

@@ -14,7 +14,7 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "release": (("release", "releases"), ("contribute", "contributes")),
     "annotate": (("annotate", "annotates"),),
     "show_bare": (("find", "finds"), ("argue", "argues"), ("report", "reports")),
-    "extend": (("extend", "extends"),),
+    "extend": (("extend", "extends"), ("adapt", "adapts"), ("augment", "augments")),
     "apply": (("apply", "applies"), ("use", "uses"), ("employ", "employs")),
     "study": (("study", "studies"), ("investigate", "investigates"), ("examine", "examines"),
               ("analyse", "analyses")),
@@ -26,6 +26,8 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "combine": (("combine", "combines"), ("integrate", "integrates")),
     "train": (("train", "trains"),),
 }
+# verbs that fit only a phrase with this preposition ("adapt X to Y", "augment X with Y")
+VERB_NEEDS = {"adapt": r"\sto\s", "augment": r"^(?!.*\sto\s).*\swith\s"}
 PARTICIPLES = {"propose": "proposed", "introduce": "introduced", "present": "presented", "develop": "developed",
                "describe": "described", "release": "released", "define": "defined", "formulate": "formulated"}
 
@@ -88,8 +90,12 @@ METHODS = (
     " It builds on {method}.",
 )
 TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
-    "\\citet{{{key}}} study {topic}.",
-    "{Topic} is the subject of \\citet{{{key}}}.",
+    "\\citet{{{key}}} {study} {topic}.",
+    "{Topic} {is_} the subject of \\citet{{{key}}}.",
+)
+TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of written versus spoken queries")
+    "\\citet{{{key}}} {present} {topic}.",
+    "{Topic} is presented by \\citet{{{key}}}.",
 )
 GROUP = (
     "{Task} has been addressed by several works \\citep{{{keys}}}.",

@@ -17,11 +17,9 @@ convention afterwards.
 
 from __future__ import annotations
 
-import itertools
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.closings import (
@@ -38,12 +36,9 @@ from relatex.writing.closings import (
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
-    cut_before_of,
-    is_bare_appositive,
-    keeps_case,
     plural_head,
+    plural_looking_head,
     shorten,
-    without_asides,
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
@@ -60,16 +55,19 @@ from relatex.writing.offline_templates import (
     RESULTS,
     SIMILAR,
     TITLE_TOPIC,
+    TITLE_WORK,
     TOPIC_CITES,
     TOPIC_FIRST,
     TOPIC_NEXT,
     TOPIC_NEXT_ONE,
     TOPIC_SECOND,
+    VERB_NEEDS,
     VERBS,
     see_also,
 )
+from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
+from relatex.writing.sentence_checks import phrase_complete, well_formed
 from relatex.writing.title_topics import draft_topic, paper_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
@@ -82,11 +80,12 @@ OFFLINE_MARKER = (
 
 def _sentence(template: str, brief: PaperBrief, contribution: Contribution, style: Style, **extra: str) -> str:
     verb_class = contribution.verb or "study"
-    options = VERBS.get(verb_class, VERBS["study"])
+    phrase = contribution.phrase
+    options = tuple(o for o in VERBS.get(verb_class, VERBS["study"])
+                    if verb_class != "extend" or re.search(VERB_NEEDS.get(o[0], ""), phrase))
     # the abstract's own verb would start a run of copied words ("we present X, a ...")
     options = tuple(o for o in options if o[0] != contribution.source_verb) or options
     base, third = style.pick(options)
-    phrase = contribution.phrase
     if verb_class == "show" and not phrase.lower().startswith("that "):
         phrase = f"that {phrase}"
     verb = third if brief.single_author else base
@@ -94,6 +93,8 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
         template = "\\citet{{{key}}} {verb} {phrase}."  # not "The work of [x] describes their work ..."
     if plural_head(phrase):  # "The first provable approximation guarantees are introduced by ..."
         template = template.replace("{Phrase} is ", "{Phrase} are ")
+    elif "{Phrase} is " in template and plural_looking_head(phrase):
+        template = "\\citet{{{key}}} {verb} {phrase}."  # "a new deep ... Networks": neither "is" nor "are" reads
     return template.format(
         key=brief.key, verb=verb, base=base, verb3=third, phrase=phrase, Phrase=capitalise(phrase),
         the_authors="the author" if brief.single_author else "the authors",
@@ -117,7 +118,11 @@ def _paper_sentence(
         title = " ".join(brief.record.title.split()).rstrip(".")
         topic = paper_topic(title)
         if topic:
-            return style.pick(TITLE_TOPIC).format(key=brief.key, topic=topic, Topic=capitalise(topic))
+            templates = TITLE_WORK if re.match(r"(?:a|an)\s", topic) else TITLE_TOPIC
+            return style.pick(templates).format(
+                key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if plural_head(topic) else "is",
+                study="studies" if brief.single_author else "study",
+                present="presents" if brief.single_author else "present")
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
@@ -135,87 +140,22 @@ def _paper_sentence(
         text = _sentence(style.pick(PLAIN), brief, contribution, style)
     if contribution.result and contribution.result.lower() not in contribution.phrase.lower():
         text += style.pick(RESULTS).format(result=contribution.result)
-    elif _usable_method(contribution):
+    elif usable_method(contribution):
         text += style.pick(METHODS).format(method=contribution.method)
     return text
-
-
-def _usable_method(contribution: Contribution) -> bool:
-    """A method phrase worth a sentence: a short noun phrase not already said."""
-    method = contribution.method
-    words = method.split()
-    if not 2 <= len(words) <= 6 or method.lower() in contribution.phrase.lower():
-        return False
-    if words[0].lower() in {"their", "them", "they", "it", "this", "these", "which", "that", "such"}:
-        return False
-    return not re.search(r"\b(called|named|is|are|was|were|can|to|they|it|have|has|we)\b", method, re.I)
-
-
-def _attempts(contribution: Contribution) -> list[Contribution]:
-    """The contribution as it should be said, then ever safer versions: the alternative
-    phrasings (appositive completed differently) and shorter cuts, each first with and then
-    without the result and method sentences; then the name alone; never a bare head noun."""
-    variants = list(contribution.variants or ("",))
-    later: list[Contribution] = []
-    if contribution.verb == "show":  # "find X" without "that", then (a finding cut short is wrong) the title
-        good = [replace(contribution, phrase=v) for v in variants] + [
-            replace(contribution, phrase=v, verb="show_bare") for v in variants]
-        weak = [replace(contribution, phrase="")]
-    elif contribution.alternatives:  # a completed appositive: its variants, then the name alone
-        good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
-        weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
-    else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
-        sources = list(dict.fromkeys([variants[0], without_asides(variants[0])]))
-        good = [replace(contribution, phrase=source) for source in sources]
-        for max_words, source in itertools.product((10, 8, 6, 4), sources):
-            short = shorten(source, max_words)
-            if is_bare_appositive(short) and not is_bare_appositive(source):
-                short = short.split(",")[0]  # "SciBERT, a model" says less than "SciBERT"
-            if cut_before_of(source, short) or not _cut_at_boundary(source, short):
-                continue  # "the design and evaluation | of PrefMiner": the noun is left empty
-            (good if short == source or _says_more_than_a_kind(short) else later).append(replace(contribution, phrase=short))
-        weak = [replace(contribution, phrase="")]  # nothing sayable: the title
-    out = list(good) + [c for c in later if c.result or c.method]  # a bare kind of thing with its finding ...
-    out += [replace(c, method="", result="") for c in good]
-    out += [replace(c, method="", result="") for c in weak]  # ... or the title say more than the bare kind alone,
-    out += [replace(c, method="", result="") for c in later]  # which is still better than a citation list
-    return list(dict.fromkeys(out))
-
-
-def _says_more_than_a_kind(phrase: str) -> bool:
-    """A cut that still names something ("Caser", "a model for next-item prediction"), not only the
-    kind of thing a paper offers ("a software solution", "a latent variable model"): what it is for was cut."""
-    words = phrase.split()
-    return "," in phrase or any(w.lower() in _NAMING_MODIFIERS for w in words[1:]) or any(
-        keeps_case(w) for w in words)
-
-
-_NAMING_MODIFIERS = MODIFIER_STARTS - {"and"}  # "algorithms and methods" still names only kinds
-
-
-def _cut_at_boundary(phrase: str, short: str) -> bool:
-    """Whether ``short`` drops a whole modifier or clause of ``phrase`` (it ends where a
-    preposition, a relative clause or a comma begins), not words in the middle of a noun phrase."""
-    if short == phrase:
-        return True
-    if not phrase.startswith(short):
-        return False
-    rest = phrase[len(short):].lstrip()
-    following = rest.split()[0].lower() if rest.split() else ""
-    return rest.startswith(",") or following in MODIFIER_STARTS
 
 
 def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: CopyGuard) -> tuple[str, Contribution]:
     """Build the sentence from the first attempt that copies no run of :data:`MAX_COPIED_WORDS`
     words and reads as a whole sentence; ("", ...) when none does (the paper is then listed)."""
     assert callable(make)
-    attempts = _attempts(contribution)
-    for current in attempts:
+    ways = attempts(contribution, " ".join(brief.record.title.split()).rstrip("."))
+    for current in ways:
         text = str(make(current))
         parts_complete = all(phrase_complete(p) for p in (current.phrase, current.method, current.result) if p)
         if text and guard.ok(text) and parts_complete and all(well_formed(s) for s in _split(text)):
             return text, current
-    return "", attempts[-1]
+    return "", ways[-1]
 
 
 def _split(text: str) -> list[str]:

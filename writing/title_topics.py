@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from relatex.writing.contributions import has_finite_verb, keeps_case
+from relatex.writing.sentence_checks import MODIFIER_STARTS
 
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
@@ -20,7 +21,7 @@ def title_topic(title: str) -> str:
     """A title usable as a noun phrase ("dense passage retrieval for open-domain question
     answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards")."""
     words = title.split()
-    if not 2 <= len(words) <= 12 or re.search(r"[:?!]", title):
+    if not 2 <= len(words) <= 12 or re.search(r"[:?!&]|\w\(", title):  # "Pathways &amp; Paws(Es)"
         return ""
     first = words[0].lower()
     if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title) or \
@@ -41,14 +42,81 @@ def paper_topic(title: str) -> str:
     before its colon that reads as one ("See You See Me: The Role of Eye Contact in ..." -> "the
     role of eye contact in ..."; "DeepRank: A New Deep Architecture for ..." -> "a new deep
     architecture for ..."), its article kept; "" when none does."""
+    joined = _kind_with_subject(title)
+    if joined:
+        return joined
     topics = []
     for part in _title_parts(title):
         article = re.match(r"(?:a|an|the)\s+", part, re.I)
         topic = title_topic(part[article.end():] if article else part)
+        if _figurative(topic):
+            continue  # "A Tale of Two Parsers" is not what the paper presents
         if topic and len(topic.split()) >= 2:
             keep = article.group(0).lower() if article and not topic.startswith("the ") else ""
             topics.append(keep + topic)
     return max(topics, key=lambda t: len(t.split()), default="")
+
+
+def _figurative(topic: str) -> bool:
+    words = topic.split()[:2]
+    return bool(words) and words[0] in _FIGURATIVE_HEADS and words[1:] != ["study"]
+
+
+def _lowered(part: str) -> str:
+    return " ".join(w if keeps_case(w) or _proper(w) else w.lower() for w in part.split())
+
+
+def _kind_with_subject(title: str) -> str:
+    """``Subject: A Kind`` said as one noun phrase when the subtitle names only a kind of work
+    ("Written versus Spoken Queries: A Qualitative and Quantitative Comparative Analysis" -> "a
+    qualitative and quantitative comparative analysis of written versus spoken queries")."""
+    if title.count(":") != 1:
+        return ""
+    subject, kind = (p.strip() for p in _title_parts(title)[1:])
+    words = _lowered(kind).split()
+    if words and words[0] in {"a", "an", "the"}:
+        words = words[1:]
+    if not 1 <= len(words) <= 7 or words[-1] not in _KIND_JOIN or any(w in MODIFIER_STARTS - {"and"} for w in words):
+        return ""
+    subject_words = subject.split()
+    if not 2 <= len(subject_words) <= 8 or re.search(r"[?!]", subject) or has_finite_verb(subject) or \
+            subject_words[0].lower() in _NOT_TOPIC_START - {"a", "an", "the"} or _names_one_thing(subject) or \
+            (_TITLE_VERBS - {"vs", "versus"}).intersection(w.lower() for w in subject_words) or re.search(r"&|\w\(", subject):
+        return ""  # "BEIR: A Benchmark": the name is the benchmark; "Factorization Meets ...": a claim
+    article = "an" if words[0][:1] in "aeiou" else "a"
+    return f"{article} {' '.join(words)} {_KIND_JOIN[words[-1]]} {_lowered(subject)}"
+
+
+def _names_one_thing(part: str) -> bool:
+    """A name ("DeepRank", "BM25", "TREC CAsT"), not a subject ("Dense Retrieval")."""
+    words = part.split()
+    return len(words) == 1 or any(keeps_case(w) for w in words)
+
+
+def title_purpose(title: str, phrase: str) -> str:
+    """What the title says a paper's contribution is for ("for effective pseudo relevance
+    feedback"), to complete a bare kind of thing ("a simple and heuristic model"); "" when the
+    title names another thing or no purpose. "Explainable Recommendation via Multi-Task Learning"
+    gives "for explainable recommendation" to "a multi-task learning solution"."""
+    if re.search(r"\bfor\b", phrase):
+        return ""
+    mine = _content_words(phrase)
+    for part in _title_parts(title)[1:] or _title_parts(title):
+        made_for = re.match(r"(?P<thing>.+?)\s+for\s+(?P<goal>.+)$", part, re.I)
+        made_by = re.match(r"(?P<goal>.+?)\s+(?:via|using|through|with|by)\s+(?P<thing>.+)$", part, re.I)
+        for found in (made_for, made_by):
+            if not found or not mine & _content_words(found.group("thing")):
+                continue  # the title's thing must be the phrase's thing
+            goal = _lowered(found.group("goal"))
+            goal_words = goal.split()
+            if 1 <= len(goal_words) <= 6 and not re.search(r"[?!:]", goal) and not has_finite_verb(goal) and \
+                    not _content_words(goal) <= mine:
+                return f"for {goal}"
+    return ""
+
+
+def _content_words(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9]+", text.lower())) - _NOT_CONTENT
 
 
 def draft_topic(title: str) -> str:
@@ -59,13 +127,20 @@ def draft_topic(title: str) -> str:
         part = re.sub(r"^(?:(?:a|an|the)\s+)?(?:(?:\w+\s+)?(?:study|investigation|exploration|examination|analysis)"
                       r"\s+(?:of|on|into)\s+)?", "", part, flags=re.I)  # "our study of [a study of] ..."
         topic = title_topic(part)
-        if topic.split(" ", 1)[0] in _FIGURATIVE_HEADS:
+        if _figurative(topic):
             continue  # "A Tale of Two Parsers": not what the study is of
         if topic and len(topic.split()) >= 2:
             return topic
     return ""
 
 
+# a subtitle that names only a kind of work, and how it joins the title's subject
+_KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of", "evaluation": "of",
+              "investigation": "of", "review": "of", "overview": "of", "examination": "of", "assessment": "of",
+              "exploration": "of", "perspective": "on", "framework": "for", "approach": "for", "method": "for",
+              "model": "for", "system": "for", "architecture": "for", "algorithm": "for", "toolkit": "for"}
+_NOT_CONTENT = frozenset({"a", "an", "the", "new", "novel", "of", "and", "for", "to", "in", "on", "with", "via",
+                          "using", "by", "through", "based", "approach", "method", "model", "framework", "system"})
 # a head noun that needs its article before its of-phrase ("our study of the role of ...")
 _RELATIONAL_HEAD = re.compile(r"(?:role|impact|effect|influence|importance|value|use|usefulness|effectiveness|"
                               r"limits|nature|problem|design|evaluation|analysis|cost|creation|construction|identification|"

@@ -400,3 +400,113 @@ def test_a_topic_sentence_citing_one_paper_never_speaks_of_a_group(tmp_path: Pat
         openings.add(paragraph.split(" ")[0])
         assert not paragraph.startswith(("Several studies", "Another group of papers")), paragraph
     assert len(openings) >= 2  # the other templates still rotate
+
+
+def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _paper_sentence
+    from relatex.writing.plan import PaperBrief
+
+    def said(title: str, authors: tuple[str, ...]) -> set[str]:
+        record = PaperRecord(id="p", title=title, abstract="Fakes spread fast.", authors=authors)
+        brief = PaperBrief(key="k", record=record, layer="development", relevance=0.5, sentences=())
+        return {_paper_sentence(brief, Contribution(), [], None, Style(random.Random(seed)), False)  # type: ignore[arg-type]
+                for seed in range(8)}
+
+    plural = said("Challenges of Computational Verification in Social Multimedia", ("A. One", "B. Two"))
+    assert plural == {"Challenges of computational verification in social multimedia are the subject of \\citet{k}.",
+                      "\\citet{k} study challenges of computational verification in social multimedia."}, plural
+    work = said("Dense Retrieval: A Survey", ("A. One", "B. Two"))
+    assert work == {"\\citet{k} present a survey of dense retrieval.",
+                    "A survey of dense retrieval is presented by \\citet{k}."}, work
+    single = said("Determining the Currency of Data", ("W. Fan",))
+    assert "\\citet{k} studies determining the currency of data." not in single  # a gerund title is no topic
+    single = said("Dynamic Workload Management for Very Large Data Warehouses", ("S. Krompass",))
+    assert single == {"Dynamic workload management for very large data warehouses is the subject of \\citet{k}.",
+                      "\\citet{k} studies dynamic workload management for very large data warehouses."}, single
+
+
+def test_a_bare_kind_of_thing_is_completed_by_its_titles_purpose(tmp_path: Path, records: list[PaperRecord]) -> None:
+    from relatex.writing.title_topics import title_purpose
+
+    assert title_purpose("A Simple Term Frequency Transformation Model for Effective Pseudo Relevance Feedback",
+                         "a simple and heuristic model") == "for effective pseudo relevance feedback"
+    assert title_purpose("Explainable Recommendation via Multi-Task Learning in Opinionated Text Data",
+                         "a multi-task learning solution") == "for explainable recommendation"
+    # the title's thing is another thing, or the phrase already says what it is for: nothing added
+    assert title_purpose("Efficient Query Recommendations in the Long Tail via Center-Piece Subgraphs",
+                         "a recommendation method") == ""
+    assert title_purpose("Two-Stage Learning to Rank for Information Retrieval", "a framework for ranking") == ""
+    changed = [r.with_changes(title="Two-Stage Learning to Rank for Information Retrieval",
+                              abstract="Current learning to rank approaches learn from a fixed set of documents. In "
+                              "this paper we propose a novel two-stage learning framework to address this problem.")
+               if i == 2 else r for i, r in enumerate(records)]
+    project, bibs = make_project(tmp_path)
+    latex = generate_related_work(project, bibs, make_selection(changed)).latex
+    assert "a two-stage learning framework for information retrieval" in latex, latex
+
+
+def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves() -> None:
+    from relatex.writing.contributions import descriptor_variants
+    from relatex.writing.title_topics import paper_topic
+
+    assert paper_topic("Written versus Spoken Queries: A Qualitative and Quantitative Comparative Analysis") == \
+        "a qualitative and quantitative comparative analysis of written versus spoken queries"
+    assert paper_topic("Dense Retrieval: A Survey") == "a survey of dense retrieval"
+    assert paper_topic("A Tale of Two Parsers: Investigating and Combining Graph-based Parsing") == ""
+    assert paper_topic("A Case Study of Real-Time Summarization") == "a case study of real-time summarization"
+    assert paper_topic("DeepRank: A Framework") == ""  # a name is the framework, not what it is for
+    # a lead that makes a claim is not a subject; HTML entities and "Paws(Es)" are no noun phrase
+    assert paper_topic("Factorization Meets the Neighborhood: A Multifaceted Collaborative Filtering Model") == \
+        "a multifaceted collaborative filtering model"
+    assert paper_topic("Pathways &amp; Paws(Es): Engaging Human-Animal Partnerships for Community Building") == ""
+    # a title's lead that is not a name does not name the abstract's framework
+    assert not any("Controlling Polarization" in v for v in descriptor_variants(
+        "a versatile framework", " that reduces polarization", "Controlling Polarization in Personalization: An "
+        "Algorithmic Framework"))
+    assert descriptor_variants("a voice forum", " that works", "Sangeet Swara: A Community-Moderated Voice Forum")[0] \
+        == "Sangeet Swara, a community-moderated voice forum"
+
+
+def test_an_indefinite_phrase_with_a_plural_head_is_not_made_the_subject() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _sentence
+    from relatex.writing.plan import PaperBrief
+
+    record = PaperRecord(id="p", title="T", abstract="", authors=("A. One", "B. Two"))
+    brief = PaperBrief(key="k", record=record, layer="development", relevance=0.5, sentences=())
+    passive = "{Phrase} is {participle} by \\citet{{{key}}}."
+    odd = Contribution(verb="propose", phrase="a new deep Aesthetic Cross-Domain Networks")
+    text = _sentence(passive, brief, odd, Style(random.Random(0)))
+    assert text.startswith("\\citet{k} ") and text.endswith(" a new deep Aesthetic Cross-Domain Networks."), text
+    plain = Contribution(verb="propose", phrase="a new ranking model")
+    assert _sentence(passive, brief, plain, Style(random.Random(0))).startswith("A new ranking model is ")
+
+
+def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _sentence
+    from relatex.writing.plan import PaperBrief
+
+    record = PaperRecord(id="p", title="T", abstract="", authors=("A. One", "B. Two"))
+    brief = PaperBrief(key="k", record=record, layer="development", relevance=0.5, sentences=())
+    plain = "\\citet{{{key}}} {verb} {phrase}."
+
+    def said(phrase: str) -> set[str]:
+        extension = Contribution(verb="extend", phrase=phrase, source_verb="extend")
+        return {_sentence(plain, brief, extension, Style(random.Random(seed))) for seed in range(6)}
+
+    # "we extend VAEs to ... with side information": another verb keeps the whole phrase under the copy limit
+    assert said("VAEs to collaborative filtering with side information") == \
+        {"\\citet{k} adapt VAEs to collaborative filtering with side information."}
+    assert said("the parser with a lexicon") == {"\\citet{k} augment the parser with a lexicon."}
+    assert said("earlier work") == {"\\citet{k} extend earlier work."}  # no other verb fits

@@ -1,0 +1,111 @@
+"""The ways to say a paper's contribution, best first: the phrase as the abstract gives it,
+then without its asides, then cuts at whole modifiers; a bare kind of thing ("a recommendation
+method") completed by its title's purpose, or said only after the title."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import replace
+
+from relatex.writing.contributions import (
+    Contribution,
+    cut_before_of,
+    is_bare_appositive,
+    keeps_case,
+    shorten,
+    without_asides,
+)
+from relatex.writing.sentence_checks import MODIFIER_STARTS
+from relatex.writing.title_topics import title_purpose
+
+
+def usable_method(contribution: Contribution) -> bool:
+    """A method phrase worth a sentence: a short noun phrase not already said."""
+    method = contribution.method
+    words = method.split()
+    if not 2 <= len(words) <= 6 or method.lower() in contribution.phrase.lower():
+        return False
+    if words[0].lower() in {"their", "them", "they", "it", "this", "these", "which", "that", "such"}:
+        return False
+    return not re.search(r"\b(called|named|is|are|was|were|can|to|they|it|have|has|we)\b", method, re.I)
+
+
+def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
+    """The contribution as it should be said, then ever safer versions: the alternative
+    phrasings (appositive completed differently) and shorter cuts, each first with and then
+    without the result and method sentences; then the name alone; never a bare head noun. A bare
+    kind of thing ("a two-stage learning framework") is completed by its title's purpose first."""
+    variants = list(contribution.variants or ("",))
+    later: list[Contribution] = []
+    if contribution.verb == "show":  # "find X" without "that", then (a finding cut short is wrong) the title
+        good = [replace(contribution, phrase=v) for v in variants] + [
+            replace(contribution, phrase=v, verb="show_bare") for v in variants]
+        weak = [replace(contribution, phrase="")]
+    elif contribution.alternatives:  # a completed appositive: its variants, then the name alone
+        good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
+        weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
+    else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
+        sources = list(dict.fromkeys([variants[0], without_asides(variants[0])]))
+        good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
+        later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"
+        for max_words, source in itertools.product((10, 8, 6, 4), sources):
+            short = shorten(source, max_words)
+            if is_bare_appositive(short) and not is_bare_appositive(source):
+                short = short.split(",")[0]  # "SciBERT, a model" says less than "SciBERT"
+            if cut_before_of(source, short) or not _cut_at_boundary(source, short):
+                continue  # "the design and evaluation | of PrefMiner": the noun is left empty
+            kept = (short == source and not _bare_kind(short)) or says_more_than_a_kind(short)
+            (good if kept else later).append(replace(contribution, phrase=short))
+        weak = [replace(contribution, phrase="")]  # nothing sayable: the title
+    good = [c for g in good for c in (_with_purpose(g, title), g) if c]
+    out = good + [c for c in map(_with_purpose, later, itertools.repeat(title)) if c]
+    out += [c for c in later if _says_a_finding(c)]  # a bare kind of thing with its finding ...
+    out += [replace(c, method="", result="") for c in good]
+    out += [replace(c, method="", result="") for c in weak]  # ... or the title say more than the bare kind alone,
+    out += [replace(c, method="", result="") for c in later]  # which is still better than a citation list
+    return list(dict.fromkeys(out))
+
+
+def _says_a_finding(contribution: Contribution) -> bool:
+    """Whether a result or method sentence will follow the phrase (as :func:`_paper_sentence` says them)."""
+    result = contribution.result
+    return bool(result) and result.lower() not in contribution.phrase.lower() or usable_method(contribution)
+
+
+def _bare_kind(phrase: str) -> bool:
+    """"a recommendation method": an indefinite noun phrase that names only a kind of thing."""
+    return bool(re.match(r"(?:a|an)\s", phrase)) and not says_more_than_a_kind(phrase)
+
+
+def _with_purpose(contribution: Contribution, title: str) -> Contribution | None:
+    """A bare kind of thing completed by what its title says it is for ("a simple and heuristic
+    model for effective pseudo relevance feedback"), or None."""
+    phrase = contribution.phrase
+    if not title or not _bare_kind(phrase):
+        return None
+    purpose = title_purpose(title, phrase)
+    return replace(contribution, phrase=f"{phrase} {purpose}") if purpose else None
+
+
+def says_more_than_a_kind(phrase: str) -> bool:
+    """A cut that still names something ("Caser", "a model for next-item prediction"), not only the
+    kind of thing a paper offers ("a software solution", "a latent variable model"): what it is for was cut."""
+    words = phrase.split()
+    return "," in phrase or any(w.lower() in _NAMING_MODIFIERS for w in words[1:]) or any(
+        keeps_case(w) for w in words)
+
+
+_NAMING_MODIFIERS = MODIFIER_STARTS - {"and"}  # "algorithms and methods" still names only kinds
+
+
+def _cut_at_boundary(phrase: str, short: str) -> bool:
+    """Whether ``short`` drops a whole modifier or clause of ``phrase`` (it ends where a
+    preposition, a relative clause or a comma begins), not words in the middle of a noun phrase."""
+    if short == phrase:
+        return True
+    if not phrase.startswith(short):
+        return False
+    rest = phrase[len(short):].lstrip()
+    following = rest.split()[0].lower() if rest.split() else ""
+    return rest.startswith(",") or following in MODIFIER_STARTS
