@@ -168,9 +168,14 @@ def plural_head(phrase: str) -> bool:
 
 def plural_looking_head(phrase: str) -> bool:
     """Whether a noun phrase's head word has a plural form, whatever its article says."""
-    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called)\s", f"{phrase} ")[0].split()
-    word = head[-1] if head else ""
+    word = head_word(phrase)
     return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))
+
+
+def head_word(phrase: str) -> str:
+    """A noun phrase's head: its last word before a preposition, a comma or a clause."""
+    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called|via|using)\s", f"{phrase} ")[0].split()
+    return head[-1] if head else ""
 
 
 def cut_before_of(phrase: str, short: str) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from relatex.writing.contributions import has_finite_verb, keeps_case
+from relatex.writing.contributions import has_finite_verb, head_word, keeps_case
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
@@ -53,6 +53,8 @@ def paper_topic(title: str) -> str:
             continue  # "A Tale of Two Parsers" is not what the paper presents
         if topic and len(topic.split()) >= 2:
             keep = article.group(0).lower() if article and not topic.startswith("the ") else ""
+            if not keep and not topic.startswith("the ") and head_word(topic).lower() in _ARTEFACT_HEADS:
+                keep = "an " if topic[:1].lower() in "aeiou" else "a "  # "a conversational recommender system"
             topics.append(keep + topic)
     return max(topics, key=lambda t: len(t.split()), default="")
 
@@ -139,6 +141,11 @@ _KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of
               "investigation": "of", "review": "of", "overview": "of", "examination": "of", "assessment": "of",
               "exploration": "of", "perspective": "on", "framework": "for", "approach": "for", "method": "for",
               "model": "for", "system": "for", "architecture": "for", "algorithm": "for", "toolkit": "for"}
+# singular heads that name one artefact and need an article ("a collaborative memory network for ...")
+_ARTEFACT_HEADS = frozenset({"framework", "approach", "method", "model", "system", "architecture", "algorithm",
+                             "toolkit", "network", "platform", "engine", "tool", "dataset", "corpus", "benchmark",
+                             "parser", "tagger", "classifier", "recommender", "interface", "library", "agent",
+                             "language", "metric", "measure", "simulator", "prototype", "testbed", "pipeline"})
 _NOT_CONTENT = frozenset({"a", "an", "the", "new", "novel", "of", "and", "for", "to", "in", "on", "with", "via",
                           "using", "by", "through", "based", "approach", "method", "model", "framework", "system"})
 # a head noun that needs its article before its of-phrase ("our study of the role of ...")

@@ -457,6 +457,11 @@ def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves
         "a qualitative and quantitative comparative analysis of written versus spoken queries"
     assert paper_topic("Dense Retrieval: A Survey") == "a survey of dense retrieval"
     assert paper_topic("A Tale of Two Parsers: Investigating and Combining Graph-based Parsing") == ""
+    # a title naming one artefact gets its article; a field or a method in general does not
+    assert paper_topic("Conversational Recommender System") == "a conversational recommender system"
+    assert paper_topic("DKN: Deep Knowledge-Aware Network for News Recommendation") == \
+        "a deep knowledge-aware network for news recommendation"
+    assert paper_topic("Neural Collaborative Filtering") == "neural collaborative filtering"
     assert paper_topic("A Case Study of Real-Time Summarization") == "a case study of real-time summarization"
     assert paper_topic("DeepRank: A Framework") == ""  # a name is the framework, not what it is for
     # a lead that makes a claim is not a subject; HTML entities and "Paws(Es)" are no noun phrase
