@@ -131,6 +131,9 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
     if cut:
         text = text[:cut.start()]
     words = [_PRONOUNS.get(w.lower(), w) if w.lower() in _PRONOUNS else w for w in text.split()]
+    if len(words) > max_words and not strict:  # ", both post-retrieval and pre-retrieval": an aside ends it
+        asides = [i for i in range(4, max_words + 1) if words[i - 1].endswith(",") and words[i].lower() in _ASIDES]
+        words = words[:asides[-1]] if asides else words
     if len(words) > max_words:
         if strict:
             return ""
@@ -144,6 +147,9 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
     return " ".join(words).strip(" ,;:-")
 
 
+# words that open an aside after a comma ("algorithms, both post-retrieval and pre-retrieval")
+_ASIDES = frozenset({"both", "either", "including", "especially", "particularly", "namely", "notably", "mainly",
+                     "primarily", "typically", "usually", "often"})
 # manner adverbs: dropping one says less, never something else ("dynamically improving" -> "improving")
 _MANNER_ADVERBS = frozenset({"dynamically", "automatically", "jointly", "efficiently", "effectively", "simultaneously",
                              "iteratively", "naturally", "seamlessly", "adaptively", "incrementally", "accurately",
@@ -194,7 +200,8 @@ OF_NOUNS = frozenset({"design", "implementation", "evaluation", "analysis", "imp
                       "advantages", "disadvantages", "benefits", "limitations", "properties", "characteristics",
                       "extent", "potential", "feasibility", "effectiveness", "efficiency", "reliability",
                       "accuracy", "usefulness", "value", "nature", "behavior", "behaviour", "structure",
-                      "distribution", "percentage", "rate", "size", "choice", "implications", "consequences"})
+                      "distribution", "percentage", "rate", "size", "choice", "implications", "consequences",
+                      "state"})  # "state | of the art"
 
 
 _FINITE = re.compile(

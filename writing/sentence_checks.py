@@ -166,6 +166,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}'"
     if before == "of" and is_adjective_like(last):
         return f"ends on 'of {last}' without its noun"
+    if before == "of" and last == "state":  # "an evaluation of state [of the art ...]"
+        return "ends on 'of state', a cut 'state of the art'"
     if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
         return f"ends on '{before} {last}' without its of-phrase"
     cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"

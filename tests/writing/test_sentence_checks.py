@@ -52,6 +52,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} develop a software solution for the acquisition.",
     r"Along similar lines, \citet{a} runs research on modeling users, not just.",
     r"Another contribution is due to \citet{a}, who apply the distance.",
+    r"\citet{a} describe an evaluation of state.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
