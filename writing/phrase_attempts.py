@@ -74,8 +74,15 @@ def _says_a_finding(contribution: Contribution) -> bool:
 
 
 def _bare_kind(phrase: str) -> bool:
-    """"a recommendation method": an indefinite noun phrase that names only a kind of thing."""
-    return bool(re.match(r"(?:a|an)\s", phrase)) and not says_more_than_a_kind(phrase)
+    """"a recommendation method", "consistent and automatic approaches": an indefinite noun phrase
+    that names only a kind of thing."""
+    words = phrase.lower().split()
+    indefinite = bool(words) and (words[0] in {"a", "an"} or words[-1] in _PLURAL_KINDS)
+    return indefinite and not says_more_than_a_kind(phrase)
+
+
+_PLURAL_KINDS = frozenset({"approaches", "methods", "models", "techniques", "algorithms", "frameworks", "systems",
+                           "solutions", "tools", "strategies", "architectures", "methodologies"})
 
 
 def _with_purpose(contribution: Contribution, title: str) -> Contribution | None:

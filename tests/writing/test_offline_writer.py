@@ -452,6 +452,15 @@ def test_a_bare_kind_of_thing_is_completed_by_its_titles_purpose(tmp_path: Path,
     assert "a two-stage learning framework for information retrieval" in latex, latex
 
 
+def test_a_bare_kind_is_an_indefinite_phrase_naming_only_a_kind() -> None:
+    from relatex.writing.phrase_attempts import _bare_kind
+
+    for bare in ("a recommendation method", "consistent and automatic approaches", "neural models"):
+        assert _bare_kind(bare), bare
+    for named in ("query expansion", "techniques to reduce long queries", "BERT models", "a model for tagging"):
+        assert not _bare_kind(named), named
+
+
 def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves() -> None:
     from relatex.writing.contributions import descriptor_variants
     from relatex.writing.title_topics import paper_topic
