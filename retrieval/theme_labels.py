@@ -39,7 +39,7 @@ GENERIC_LABEL_WORDS = frozenset(
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
-    question questions""".split())
+    question questions parameter parameters feature features factor factors property properties""".split())
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(

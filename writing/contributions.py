@@ -74,7 +74,8 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "than", "how", "whether", "into", "between", "among", "using", "called", "referred", "more",
                        "less", "much", "very", "most", "also", "not", "can", "may", "will", "based", "derived",
                        "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
-                       "order", "terms", "addition", "contrast", "particular"})
+                       "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
+                       "irrespective", "prior", "due", "according"})
 _PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
                            "across", "between", "among", "through", "using", "via", "without", "than"})
 _BAD_RESULT_START = frozenset({"by", "how", "on", "in", "to", "whether", "if", "it", "this", "these", "for",

@@ -8,6 +8,7 @@ import itertools
 import re
 from dataclasses import replace
 
+from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.contributions import (
     Contribution,
     cut_before_of,
@@ -115,4 +116,6 @@ def _cut_at_boundary(phrase: str, short: str) -> bool:
         return False
     rest = phrase[len(short):].lstrip()
     following = rest.split()[0].lower() if rest.split() else ""
+    if following in {"and", "or"} and short.split() and is_adjective_like(short.split()[-1]):
+        return False  # "language models for informational | and navigational web search"
     return rest.startswith(",") or following in MODIFIER_STARTS

@@ -62,7 +62,10 @@ _NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|bui
 _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|suggest|indicate|demonstrate|observe|"
                           r"argue|conclude|reveal|confirm)s?\s+that\b(?P<rest>[^,;:]*)$", re.I)
 # a comparison without its second term, or an adjective whose noun was cut ("its effectiveness is comparable.")
-_NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short"})
+_NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short",
+                         "devoid", "regardless", "irrespective", "prior", "due", "according"})
+# "language models for informational.": a preposition's object cut to its first adjective
+_ENDING_PREPOSITIONS = frozenset({"of", "for", "to", "with", "in", "on", "by", "from", "about", "over"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
 _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
                        "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
@@ -164,8 +167,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}' without what it qualifies"
     if last in {"but", "nor"} or (before == "not" and last in {"just", "only", "merely"}):
         return f"ends on '{last}'"
-    if before == "of" and is_adjective_like(last):
-        return f"ends on 'of {last}' without its noun"
+    if before in _ENDING_PREPOSITIONS and is_adjective_like(last):
+        return f"ends on '{before} {last}' without its noun"
     if before == "of" and last == "state":  # "an evaluation of state [of the art ...]"
         return "ends on 'of state', a cut 'state of the art'"
     if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:

@@ -53,6 +53,8 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"Along similar lines, \citet{a} runs research on modeling users, not just.",
     r"Another contribution is due to \citet{a}, who apply the distance.",
     r"\citet{a} describe an evaluation of state.",
+    r"Similarly, \citet{a} present a crowdsourced dataset devoid.",
+    r"\citet{a} examines language models for informational.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
