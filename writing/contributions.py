@@ -302,6 +302,11 @@ def _fix_articles(text: str) -> str:
     return re.sub(r"\b([Aa])n (?=[b-df-hj-np-tv-z][a-z])", lambda m: m.group(1) + " ", text)
 
 
+def with_article(phrase: str) -> str:
+    """``phrase`` after "a" or "an", as its first sound asks ("an algorithm", "a user-guided ...")."""
+    return _fix_articles(f"a {phrase}")
+
+
 def is_bare_appositive(phrase: str) -> bool:
     """``node2vec, an algorithm`` or ``a large-scale dataset``: a head noun that says too little."""
     return bool(_APPOSITIVE.match(phrase.strip()))
@@ -358,7 +363,7 @@ def _title_descriptor(title: str, name: str | None, head: str) -> str:
         return ""
     shown = " ".join(w if keeps_case(w) else w.lower() for w in words)
     if not re.match(r"(?:a|an|the)\s", shown):
-        shown = ("an " if shown[:1] in "aeiou" else "a ") + shown
+        shown = with_article(shown)
     return f"{name or title_name}, {shown}"
 
 

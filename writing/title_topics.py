@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from relatex.writing.contributions import has_finite_verb, head_word, keeps_case
+from relatex.writing.contributions import has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
@@ -54,7 +54,7 @@ def paper_topic(title: str) -> str:
         if topic and len(topic.split()) >= 2:
             keep = article.group(0).lower() if article and not topic.startswith("the ") else ""
             if not keep and not topic.startswith("the ") and head_word(topic).lower() in _ARTEFACT_HEADS:
-                keep = "an " if topic[:1].lower() in "aeiou" else "a "  # "a conversational recommender system"
+                topic = with_article(topic)  # "a conversational recommender system"
             topics.append(keep + topic)
     return max(topics, key=lambda t: len(t.split()), default="")
 
@@ -85,8 +85,7 @@ def _kind_with_subject(title: str) -> str:
             subject_words[0].lower() in _NOT_TOPIC_START - {"a", "an", "the"} or _names_one_thing(subject) or \
             (_TITLE_VERBS - {"vs", "versus"}).intersection(w.lower() for w in subject_words) or re.search(r"&|\w\(", subject):
         return ""  # "BEIR: A Benchmark": the name is the benchmark; "Factorization Meets ...": a claim
-    article = "an" if words[0][:1] in "aeiou" else "a"
-    return f"{article} {' '.join(words)} {_KIND_JOIN[words[-1]]} {_lowered(subject)}"
+    return with_article(f"{' '.join(words)} {_KIND_JOIN[words[-1]]} {_lowered(subject)}")
 
 
 def _names_one_thing(part: str) -> bool:

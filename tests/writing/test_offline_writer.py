@@ -474,6 +474,9 @@ def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves
     assert paper_topic("DKN: Deep Knowledge-Aware Network for News Recommendation") == \
         "a deep knowledge-aware network for news recommendation"
     assert paper_topic("Neural Collaborative Filtering") == "neural collaborative filtering"
+    assert paper_topic("User-Guided Hierarchical Attention Network for Image Popularity Prediction") == \
+        "a user-guided hierarchical attention network for image popularity prediction"  # not "an user-guided"
+    assert paper_topic("Unified Embedding Model") == "a unified embedding model"
     assert paper_topic("A Case Study of Real-Time Summarization") == "a case study of real-time summarization"
     assert paper_topic("DeepRank: A Framework") == ""  # a name is the framework, not what it is for
     # a lead that makes a claim is not a subject; HTML entities and "Paws(Es)" are no noun phrase
