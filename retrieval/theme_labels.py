@@ -39,7 +39,10 @@ GENERIC_LABEL_WORDS = frozenset(
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
-    question questions parameter parameters feature features factor factors property properties""".split())
+    question questions parameter parameters feature features factor factors property properties relationship
+    relationships network networks number numbers""".split())
+# words that need a complement and never name a theme ("attention and due")
+_NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -85,7 +88,7 @@ _GERUND_NOUNS = frozenset({"learning", "ranking", "reranking", "re-ranking", "pa
 def label_term_ok(term: str) -> bool:
     """A term fit to name a theme: a noun or a phrase ending on a noun, not a generic word."""
     words = term.split()
-    if any(w in STOPWORDS for w in words):
+    if any(w in STOPWORDS or w in _NEVER_LABEL for w in words):
         return False
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS

@@ -131,6 +131,8 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
     cut = _CLAUSE_CUT.search(text, 6) if cut_clauses else None  # keep a few characters before cutting
     if cut:
         text = text[:cut.start()]
+        if re.match(r"\s(?:that|which|who)\b", cut.group(0)):  # "similar to the item | that was selected"
+            text = _UNDEFINED_REFERENCE.sub("", text)
     words = [_PRONOUNS.get(w.lower(), w) if w.lower() in _PRONOUNS else w for w in text.split()]
     if len(words) > max_words and not strict:  # ", both post-retrieval and pre-retrieval": an aside ends it
         asides = [i for i in range(4, max_words + 1) if words[i - 1].endswith(",") and words[i].lower() in _ASIDES]
@@ -148,6 +150,8 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
     return " ".join(words).strip(" ,;:-")
 
 
+# "similar to the item": a reference point that only its cut relative clause defined
+_UNDEFINED_REFERENCE = re.compile(r"(?<=\w)\s+(?:to|from|than|with|as)\s+the\s+\S+$")
 # words that open an aside after a comma ("algorithms, both post-retrieval and pre-retrieval")
 _ASIDES = frozenset({"both", "either", "including", "especially", "particularly", "namely", "notably", "mainly",
                      "primarily", "typically", "usually", "often"})

@@ -72,7 +72,7 @@ _NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", 
                        "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
                        "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
                        "framework", "logs", "acquisition", "distance", "difference", "relationship", "interplay",
-                       "correlation", "gap"})
+                       "correlation", "gap", "size", "length", "fraction", "proportion", "portion", "subset"})
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",

@@ -69,6 +69,9 @@ def test_shorten_cuts_clauses_and_dangling_words() -> None:
         "a dataset for the evaluation of rankers"
     assert shorten("one two three four five six seven eight nine ten eleven", 10, strict=True) == ""
     assert shorten("we apply our model") == "they apply their model"
+    # a reference point defined only by the cut relative clause goes with it
+    assert shorten("items that are similar to the item that was finally selected") == "items that are similar"
+    assert shorten("a model of the data that captures time") == "a model of the data"
     # an aside after a comma goes whole; "state of the art" is never cut after "state"
     assert shorten("an evaluation of state of the art query prediction algorithms, both post-retrieval and "
                    "pre-retrieval", 12) == "an evaluation of state of the art query prediction algorithms"

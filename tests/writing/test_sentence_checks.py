@@ -55,6 +55,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} describe an evaluation of state.",
     r"Similarly, \citet{a} present a crowdsourced dataset devoid.",
     r"\citet{a} examines language models for informational.",
+    r"\citet{a} analyse a new approach to predicting the size.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
