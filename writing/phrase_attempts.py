@@ -48,6 +48,7 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
     else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
         sources = list(dict.fromkeys([variants[0], without_asides(variants[0])]))
+        sources += [g for g in map(purpose_as_gerund, sources) if g not in sources]  # "to enhance" -> "for enhancing"
         good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
         later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"
         for max_words, source in itertools.product((10, 8, 6, 4), sources):
@@ -119,3 +120,40 @@ def _cut_at_boundary(phrase: str, short: str) -> bool:
     if following in {"and", "or"} and short.split() and is_adjective_like(short.split()[-1]):
         return False  # "language models for informational | and navigational web search"
     return rest.startswith(",") or following in MODIFIER_STARTS
+
+
+def purpose_as_gerund(phrase: str) -> str:
+    """The purpose of a thing said with "for" and a gerund ("a strategy to enhance long-tail
+    recommendations" -> "a strategy for enhancing long-tail recommendations"): the same claim in
+    other words, which breaks a run copied from the abstract; the phrase itself when there is none."""
+    def gerund(match: re.Match[str]) -> str:
+        return f"{match.group(1)} for {gerund_of(match.group(2))}"
+    return _PURPOSE.sub(gerund, phrase, count=1)
+
+
+def gerund_of(verb: str) -> str:
+    """The -ing form of a base verb: "enhance" -> "enhancing", "address" -> "addressing"."""
+    low = verb.lower()
+    if low.endswith("ee") or low.endswith(("ss", "us", "x")):
+        return low + "ing"
+    if low.endswith("e"):
+        return low[:-1] + "ing"
+    if len(low) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", low):
+        return low + low[-1] + "ing"
+    return low + "ing"
+
+
+# verbs that follow a thing's "to" as its purpose ("a model to predict ..."), not a preposition's noun
+_PURPOSE_VERBS = frozenset("""enhance improve rank rerank predict detect identify capture model learn reduce
+    increase address solve support help estimate generate extract classify recommend find measure evaluate
+    assess handle exploit leverage combine integrate represent encode retrieve answer explain select filter
+    compute infer discover mitigate alleviate overcome tackle optimize optimise compare bridge transfer
+    reformulate expand personalize personalise summarize summarise cluster annotate label segment translate
+    align parse visualize visualise recognize recognise track diversify incorporate utilize utilise balance
+    control maximize minimize simulate understand analyse analyze characterize quantify determine distinguish
+    differentiate localize enable build construct create design train tune correct verify validate boost
+    facilitate automate identify remove prevent resolve""".split())
+_PURPOSE = re.compile(r"\b(approach|approaches|method|methods|model|models|framework|technique|techniques|"
+                      r"strategy|strategies|system|algorithm|algorithms|tool|solution|mechanism|architecture|"
+                      r"scheme|procedure|metric|measure|network|pipeline)\s+to\s+(" +
+                      "|".join(sorted(_PURPOSE_VERBS, key=len, reverse=True)) + r")\b", re.I)

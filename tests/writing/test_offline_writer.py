@@ -533,3 +533,19 @@ def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
         {"\\citet{k} adapt VAEs to collaborative filtering with side information."}
     assert said("the parser with a lexicon") == {"\\citet{k} augment the parser with a lexicon."}
     assert said("earlier work") == {"\\citet{k} extend earlier work."}  # no other verb fits
+
+
+def test_a_purpose_is_said_again_with_for_and_a_gerund(tmp_path: Path, records: list[PaperRecord]) -> None:
+    from relatex.writing.phrase_attempts import gerund_of, purpose_as_gerund
+
+    assert purpose_as_gerund("a novel adversarial training strategy to enhance long-tail recommendations") == \
+        "a novel adversarial training strategy for enhancing long-tail recommendations"
+    assert purpose_as_gerund("a method to address the problem") == "a method for addressing the problem"
+    assert purpose_as_gerund("an approach to retrieval") == "an approach to retrieval"  # a noun, not a purpose
+    assert [gerund_of(v) for v in ("rank", "model", "use", "address", "see")] == \
+        ["ranking", "modeling", "using", "addressing", "seeing"]
+    # the abstract's own words would copy eight: the purpose survives, said differently
+    latex = _with_third_abstract(tmp_path, records, "Long-tail items are rarely recommended. In this paper, we "
+                                 "propose a novel adversarial training strategy to enhance long-tail recommendations "
+                                 "for users with neural collaborative filtering models.")
+    assert "adversarial training strategy for enhancing long-tail recommendations" in latex, latex
