@@ -119,6 +119,8 @@ def _cut_at_boundary(phrase: str, short: str) -> bool:
     following = rest.split()[0].lower() if rest.split() else ""
     if following in {"and", "or"} and short.split() and is_adjective_like(short.split()[-1]):
         return False  # "language models for informational | and navigational web search"
+    if following == "and" and re.search(r"\bbetween\b(?!.*\band\b)", short, re.I):
+        return False  # "the relationships between users' cognitive styles | and their web searching"
     return rest.startswith(",") or following in MODIFIER_STARTS
 
 

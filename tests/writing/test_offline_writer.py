@@ -549,3 +549,14 @@ def test_a_purpose_is_said_again_with_for_and_a_gerund(tmp_path: Path, records: 
                                  "propose a novel adversarial training strategy to enhance long-tail recommendations "
                                  "for users with neural collaborative filtering models.")
     assert "adversarial training strategy for enhancing long-tail recommendations" in latex, latex
+
+
+def test_a_between_is_never_left_with_one_side() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.phrase_attempts import attempts
+
+    abstract = ("Little is known about search and cognition. This article examines the relationships between users' "
+                "cognitive styles and their web searching and develops a model that portrays the relationship.")
+    title = "Modeling Users' Web Search Behavior and Their Cognitive Styles"
+    said = [a.phrase for a in attempts(extract(abstract, title), title)]
+    assert "the relationships between users' cognitive styles" not in said, said
