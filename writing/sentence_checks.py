@@ -63,7 +63,7 @@ _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|su
                           r"argue|conclude|reveal|confirm)s?\s+that\b(?P<rest>[^,;:]*)$", re.I)
 # a comparison without its second term, or an adjective whose noun was cut ("its effectiveness is comparable.")
 _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short",
-                         "devoid", "regardless", "irrespective", "prior", "due", "according"})
+                         "devoid", "regardless", "irrespective", "due", "according"})  # "a Dirichlet prior." is whole
 # "language models for informational.": a preposition's object cut to its first adjective
 _ENDING_PREPOSITIONS = frozenset({"of", "for", "to", "with", "in", "on", "by", "from", "about", "over"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")

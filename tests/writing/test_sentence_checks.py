@@ -99,6 +99,7 @@ def test_a_section_is_checked_sentence_by_sentence() -> None:
 def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
     assert garbled_reason("Our work draws on it: a checker flags citations whose cited paper.")
     assert well_formed("Our work draws on it: a checker flags citations whose paper shows otherwise.")
+    assert well_formed(r"\citet{a} introduce a user-dependent Gaussian prior.")  # "prior" is a noun here
 
 
 @pytest.mark.parametrize("phrase", ["a new framework", "the information", "the first set of methods",
