@@ -262,14 +262,19 @@ def ing_form(verb: str) -> str:
         return low[:-3] + "ying"
     if re.search(r"(?:ss|sh|ch|x|z)es$", low):
         return low[:-2] + "ing"
-    base = low[:-1] if low.endswith("s") else low
-    if base.endswith("ee"):
-        return base + "ing"
-    if base.endswith("e"):
-        return base[:-1] + "ing"
-    if len(base) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", base):
-        return base + base[-1] + "ing"
-    return base + "ing"
+    return gerund_of(low[:-1] if low.endswith("s") else low)
+
+
+def gerund_of(verb: str) -> str:
+    """The -ing form of a base verb: "enhance" -> "enhancing", "address" -> "addressing"."""
+    low = verb.lower()
+    if low.endswith("ee") or low.endswith(("ss", "us", "x")):
+        return low + "ing"
+    if low.endswith("e"):
+        return low[:-1] + "ing"
+    if len(low) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", low):
+        return low + low[-1] + "ing"
+    return low + "ing"
 
 
 def _is_third_person_verb(word: str, following: str) -> bool:

@@ -12,6 +12,7 @@ from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.contributions import (
     Contribution,
     cut_before_of,
+    gerund_of,
     is_bare_appositive,
     keeps_case,
     shorten,
@@ -131,18 +132,6 @@ def purpose_as_gerund(phrase: str) -> str:
     def gerund(match: re.Match[str]) -> str:
         return f"{match.group(1)} for {gerund_of(match.group(2))}"
     return _PURPOSE.sub(gerund, phrase, count=1)
-
-
-def gerund_of(verb: str) -> str:
-    """The -ing form of a base verb: "enhance" -> "enhancing", "address" -> "addressing"."""
-    low = verb.lower()
-    if low.endswith("ee") or low.endswith(("ss", "us", "x")):
-        return low + "ing"
-    if low.endswith("e"):
-        return low[:-1] + "ing"
-    if len(low) <= 4 and re.fullmatch(r"[^aeiou]*[aeiou][bdgmnprt]", low):
-        return low + low[-1] + "ing"
-    return low + "ing"
 
 
 # verbs that follow a thing's "to" as its purpose ("a model to predict ..."), not a preposition's noun

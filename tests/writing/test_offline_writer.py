@@ -536,7 +536,8 @@ def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
 
 
 def test_a_purpose_is_said_again_with_for_and_a_gerund(tmp_path: Path, records: list[PaperRecord]) -> None:
-    from relatex.writing.phrase_attempts import gerund_of, purpose_as_gerund
+    from relatex.writing.contributions import gerund_of
+    from relatex.writing.phrase_attempts import purpose_as_gerund
 
     assert purpose_as_gerund("a novel adversarial training strategy to enhance long-tail recommendations") == \
         "a novel adversarial training strategy for enhancing long-tail recommendations"
