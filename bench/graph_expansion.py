@@ -76,8 +76,9 @@ def recall(ranked: Sequence[str], hidden: set[str], k: int) -> float:
     return len(hidden & set(ranked[:k])) / len(hidden) if hidden else 0.0
 
 
-def build_kb(records: Iterable[PaperRecord], directory: Path, dim: int) -> KnowledgeBase:
-    kb = KnowledgeBase.open(directory, embedder=HashingEmbedder(dim))
+def build_kb(records: Iterable[PaperRecord], directory: Path, dim: int, embedder: Any = None) -> KnowledgeBase:
+    """A knowledge base of ``records`` in ``directory``: hashing vectors of ``dim``, or ``embedder``'s."""
+    kb = KnowledgeBase.open(directory, embedder=embedder if embedder is not None else HashingEmbedder(dim))
     kb.add_records(list(records), source="bench")
     return kb
 

@@ -3,15 +3,20 @@
 Each ACM-CR query paper with a related-work text becomes a draft made of its title and abstract
 (unseeded; ``--seeded`` also gives 30% of its in-collection references as existing citations).
 The knowledge base is a subset index: every in-collection reference of every query paper plus
-``--distractors`` random ACM records with abstracts, embedded with the model-free HashingEmbedder
-(the full MiniLM index costs over an hour of CPU), so "hybrid" below is hashing vectors + BM25.
+``--distractors`` random ACM records with abstracts, embedded with the product's default embedder
+(all-MiniLM-L6-v2, int8; vectors memoised in ``--embed-cache``), so "hybrid" below is MiniLM + BM25
+as a user's knowledge base has it (``--embedder hashing``: the model-free HashingEmbedder). The
+judge is the one the product builds for that knowledge base (the citation model over MiniLM, the
+feature scorer over hashing vectors), and the selection uses the product's settings
+(``graph.*``, relevance floor included; ``--floor`` sets another).
 Query papers are split as every ACM-CR benchmark is (``bench/splits.py``, by DOI): the
-development half calibrates the relevance floor, the test half is reported. Per section:
+development half calibrates the relevance floor (``--floors``: the lowest floor whose selection reaches
+precision 0.55 with recall at least hybrid search's at the same size), the test half is reported. Per section:
 
 - citation precision (cited papers among the query's gold references) and recall at the section's
   own size K, against hybrid search top-K for the same draft text;
 - support: share of sentences with citations the judge calls supported, and warnings (sentences
-  the claim checker would flag) after the gate; judge = the offline judge, lexical features;
+  the claim checker would flag) after the gate;
 - longest run of words copied from any cited abstract or the draft; garbled sentences; distinct
   sentence openings (first two words); ROUGE-1/2 against the gold related-work text next to
   LexRank and TextRank over the same cited abstracts at the same length; generate time (warm).
@@ -21,7 +26,8 @@ era have no abstract in the Anthology file) and the gold references are the Scis
 they cite, from the real citation edges, which the graph step may follow (minus the draft's own
 edges); split by the citing paper's ACL id. There is no gold related-work text, so no ROUGE.
 
-    python bench/section_quality.py [--dataset acm|acl] [--distractors 3000] [--floors 0 0.6 0.7 0.8] [--seeded]
+    python bench/section_quality.py [--dataset acm|acl] [--distractors 3000] [--floors 0 0.7 0.8] [--seeded]
+        [--embedder minilm|hashing] [--embed-cache .cache/section-quality-embed.pkl]
         [--cited-weights 0.5 0.7 0.8 0.9]   (with --seeded: the development half's sweep of selection.cited_weight)
 """
 
@@ -43,6 +49,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
+from bench_embedders import CachedEmbedder, make_embedder  # noqa: E402
 from graph_bench_data import load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from splits import half_of  # noqa: E402
@@ -50,13 +57,15 @@ from writing_baselines import extractive, plain, truncate_words  # noqa: E402
 from writing_quality import load_queries  # noqa: E402
 
 from relatex.analysis.claims.claim_support import SUPPORTED, UNKNOWN, check_claims  # noqa: E402
-from relatex.analysis.claims.offline_judge import OfflineSupportJudge  # noqa: E402
 from relatex.analysis.latex.project_model import LatexProject  # noqa: E402
 from relatex.analysis.sentences import split_sentences  # noqa: E402
+from relatex.config.settings import Settings  # noqa: E402
 from relatex.retrieval.acl_citations import AclCitationSource  # noqa: E402
 from relatex.retrieval.draft import DraftContext  # noqa: E402
 from relatex.retrieval.selection import SelectionParams, default_sources, select_papers  # noqa: E402
 from relatex.retrieval.sources.bibtex_source import acl_id_from_url  # noqa: E402
+from relatex.workflows.claim_judges import make_claim_judge  # noqa: E402
+from relatex.workflows.related_papers import selection_params  # noqa: E402
 from relatex.writing.citation_keys import assign_keys  # noqa: E402
 from relatex.writing.copy_guard import CopyGuard, longest_copied_run  # noqa: E402
 from relatex.writing.generate import build_plan, generate_related_work, key_index_for  # noqa: E402
@@ -64,7 +73,10 @@ from relatex.writing.sentence_checks import sentences_garbled  # noqa: E402
 from relatex.writing.support_gate import WARNING_LABELS, evidence_lookup, section_claims  # noqa: E402
 
 RESULTS = REPO / "bench" / "results" / "section_quality.json"
-BASE = SelectionParams(seed_hits=50, semantic_k=5, semantic_threshold=0.3)
+PRODUCT = selection_params(Settings())  # the selection "Generate related work" runs with by default
+# with hashing vectors (cosines far lower than MiniLM's) earlier runs used more hits and a lower threshold
+HASHING = replace(PRODUCT, seed_hits=50, semantic_k=5, semantic_threshold=0.3)
+BASE = PRODUCT
 
 
 def pr(chosen: Sequence[str], gold: set[str]) -> tuple[float, float]:
@@ -165,7 +177,8 @@ def audit_sample(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
 
 def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], floors: Sequence[float],
               seeded: bool) -> dict[str, Any]:
-    """Selection precision/recall/F1 per floor on the development half (no writing needed)."""
+    """Selection precision/recall/F1 per floor on the development half, and hybrid search's
+    precision/recall at each draft's same K (no writing needed)."""
     out: dict[str, Any] = {}
     for floor in floors:
         params = replace(BASE, relevance_floor=floor)
@@ -173,14 +186,23 @@ def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any]
         for task in tasks:
             draft, gold = draft_of(task, kb, seeded, random.Random(0))
             chosen = new_papers(draft, kb, params, sources_for(task))
-            rows.append((*pr(chosen, gold), len(chosen)))
-        p = sum(r[0] for r in rows) / len(rows)
-        r = sum(r[1] for r in rows) / len(rows)
+            rows.append((*pr(chosen, gold), len(chosen), *pr(hybrid_at(kb, draft, len(chosen)), gold)))
+        p, r, size, hp, hr = (sum(row[i] for row in rows) / len(rows) for i in range(5))
         out[str(floor)] = {"precision": round(p, 4), "recall": round(r, 4),
-                           "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0,
-                           "size": round(sum(x[2] for x in rows) / len(rows), 1)}
+                           "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "size": round(size, 1),
+                           "hybrid_precision": round(hp, 4), "hybrid_recall": round(hr, 4)}
         print(f"floor {floor}: {out[str(floor)]}", file=sys.stderr)
     return out
+
+
+def chosen_floor(calibration: dict[str, Any], target: float) -> float:
+    """The lowest floor (the broadest section) whose development precision reaches ``target`` with
+    recall at least hybrid search's at the same size; without one, the floor of the best F1."""
+    earning = [float(f) for f, row in calibration.items()
+               if row["precision"] >= target and row["recall"] >= row["hybrid_recall"]]
+    if earning:
+        return min(earning)
+    return float(max(calibration, key=lambda f: calibration[f]["f1"]))
 
 
 def sweep_cited_weight(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], weights: Sequence[float],
@@ -234,7 +256,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
 
 
 @contextmanager
-def corpus(args: argparse.Namespace, tmp: Path) -> Iterator[tuple[Any, list[Task], dict[str, Any],
+def corpus(args: argparse.Namespace, tmp: Path, embedder: Any) -> Iterator[tuple[Any, list[Task], dict[str, Any],
                                                                    Callable[[Task], Any]]]:
     """The knowledge base, the drafts (split into halves), their gold texts (ACM-CR only) and
     each draft's neighbour sources (ACL: the real citation edges, minus the draft's own)."""
@@ -243,13 +265,13 @@ def corpus(args: argparse.Namespace, tmp: Path) -> Iterator[tuple[Any, list[Task
         queries = {q["doi"]: q for q in load_queries(data)}
         records, tasks = load_acm(args.distractors, random.Random(7))
         tasks = sorted((replace(t, half=half_of(t.name)) for t in tasks if t.name in queries), key=lambda t: t.name)
-        with build_kb(records, tmp / "acm", 512) as kb:
+        with build_kb(records, tmp / "acm", 512, embedder) as kb:
             sources = default_sources(kb)
             yield kb, tasks, queries, lambda task: sources
         return
     records, tasks, index = load_acl(args.distractors, args.acl_drafts, random.Random(7))
     id_map = {k: r.id for r in records if r.url for k in [acl_id_from_url(r.url)] if k}
-    with build_kb(records, tmp / "acl", 512) as kb:
+    with build_kb(records, tmp / "acl", 512, embedder) as kb:
         local = default_sources(kb)
         yield kb, tasks, {}, lambda task: [*local, AclCitationSource(without_draft(index, task.name), kb,
                                                                       id_map=id_map)]
@@ -260,11 +282,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dataset", choices=("acm", "acl"), default="acm")
     parser.add_argument("--distractors", type=int, default=3000)
     parser.add_argument("--acl-drafts", type=int, default=40, help="ACL drafts drawn in each half")
-    parser.add_argument("--floors", type=float, nargs="+", default=[0.0, 0.6, 0.7, 0.8])
-    parser.add_argument("--floor", type=float, default=None, help="skip calibration, use this floor")
+    parser.add_argument("--floors", type=float, nargs="+", default=[],
+                        help="also measure these relevance floors on the development half, and name the one "
+                             "the calibration rule picks (the product's graph.relevance_floor is the lowest "
+                             "floor it picks on both ACM-CR development halves, seeded and unseeded)")
+    parser.add_argument("--target-precision", type=float, default=0.55,
+                        help="calibration: the lowest floor reaching this development precision (else best F1)")
+    parser.add_argument("--floor", type=float, default=None,
+                        help="the floor of the test half (default: the product's graph.relevance_floor)")
     parser.add_argument("--seeded", action="store_true")
     parser.add_argument("--cited-weights", type=float, nargs="+", default=[],
                         help="with --seeded: also sweep selection.cited_weight on the development half")
+    parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
+    parser.add_argument("--embed-cache", type=Path, default=REPO / ".cache" / "section-quality-embed.pkl",
+                        help="pickle file memoising the MiniLM vectors between runs")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--audit", type=int, default=40, help="cited sentences sampled for reading, with abstracts")
     parser.add_argument("--out", type=Path, default=None,
@@ -275,26 +306,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out = RESULTS.with_name(f"section_quality{suffix}.json")
     from rouge_score import rouge_scorer
 
-    judge = OfflineSupportJudge(None)
+    global BASE
+    embedder: CachedEmbedder | None = None
+    if args.embedder == "minilm":
+        inner, embedder_name = make_embedder()
+        embedder = CachedEmbedder(inner, args.embed_cache)
+    else:
+        BASE, embedder_name = HASHING, "HashingEmbedder(512)"
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"], use_stemmer=True)
-    result: dict[str, Any] = {"dataset": args.dataset, "embedder": "HashingEmbedder(512)",
-                              "distractors": args.distractors, "judge": judge.judge_id, "seeded": args.seeded}
-    with tempfile.TemporaryDirectory() as tmp, corpus(args, Path(tmp)) as (kb, tasks, queries, sources_for):
+    result: dict[str, Any] = {"dataset": args.dataset, "embedder": embedder_name, "distractors": args.distractors,
+                              "seeded": args.seeded, "selection": {k: v for k, v in vars(BASE).items()
+                                                                   if isinstance(v, (int, float, str))}}
+    with tempfile.TemporaryDirectory() as tmp, corpus(args, Path(tmp), embedder) as (kb, tasks, queries,
+                                                                                   sources_for):
+        if embedder is not None:
+            embedder.save()
+        # the judge the product builds for this knowledge base (its embedder decides which)
+        judge = make_claim_judge(Settings(), kb.embed, kb.embedder.model_id)
+        result["judge"] = judge.judge_id
         dev = [t for t in tasks if t.half == "dev"]
         test = [t for t in tasks if t.half != "dev"]
         if args.limit:
             dev, test = dev[: args.limit], test[: args.limit]
         result.update(records=len(kb), dev=len(dev), test=len(test))
-        if args.floor is None:
+        if args.floors:
             result["calibration"] = calibrate(dev, kb, sources_for, args.floors, args.seeded)
-            floor = float(max(result["calibration"], key=lambda f: result["calibration"][f]["f1"]))
-        else:
-            floor = args.floor
+            result["calibration_choice"] = chosen_floor(result["calibration"], args.target_precision)
+        floor = BASE.relevance_floor if args.floor is None else args.floor
         result["floor"] = floor
         if args.seeded and args.cited_weights:
             result["cited_weight_sweep"] = sweep_cited_weight(dev, kb, sources_for, args.cited_weights, floor)
         rows = [write_one(t, queries.get(t.name), kb, sources_for(t), replace(BASE, relevance_floor=floor), judge,
                           scorer, args.seeded, random.Random(0)) for t in test]
+    if embedder is not None:
+        embedder.save()
     result["audit_sample"] = audit_sample(rows, args.audit)
     result["summary"] = summary(rows)
     result["sections"] = rows

@@ -62,6 +62,10 @@ class GraphSettings:
     hops: int = 1
     landmark_year: int = 0  # 0: derive from the data
     alpha: float = 0.3  # blend: alpha * relevance + (1 - alpha) * personalised PageRank
+    # a paper is cited only with at least this share of the best candidate's relevance (0: always
+    # ``breadth`` papers): the lowest floor reaching precision 0.55 on both ACM-CR development halves
+    # (seeded and unseeded; bench/section_quality.py --floors)
+    relevance_floor: float = 0.8
     citation_edges: tuple[str, ...] = ()  # extra citation-edge files (ACL citations.jsonl.gz format)
 
 
@@ -108,6 +112,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "graph.diversity": (0.0, 1.0),
     "graph.hops": (0, 2),
     "graph.alpha": (0.0, 1.0),
+    "graph.relevance_floor": (0.0, 0.95),
     "judge.threshold": (0.0, 1.0),
     "llm.temperature": (0.0, 1.0),
     "llm.max_tokens": (1, 64000),

@@ -53,6 +53,7 @@ class SelectionKnobs:
     hops: int | None = None
     landmark_year: int | None = None
     alpha: float | None = None
+    relevance_floor: float | None = None
     per_section: bool = False
     online_budget_s: float = 20.0
 
@@ -71,6 +72,7 @@ def selection_params(settings: Settings, knobs: SelectionKnobs | None = None) ->
             breadth=pick(knobs.breadth, graph.breadth), depth=pick(knobs.depth, graph.depth),
             diversity=pick(knobs.diversity, graph.diversity), hops=pick(knobs.hops, graph.hops),
             landmark_year=pick(knobs.landmark_year, graph.landmark_year), alpha=pick(knobs.alpha, graph.alpha),
+            relevance_floor=pick(knobs.relevance_floor, graph.relevance_floor),
             per_section=knobs.per_section, online_budget_s=float(knobs.online_budget_s),
         )
     except ValueError as exc:

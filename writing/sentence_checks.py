@@ -31,6 +31,15 @@ MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to"
                              "that", "where", "who", "whose", "while", "whereas", "because", "based", "and"})
 _RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
 _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc", "one", "amp"}
+# nouns that dangle only as the cut end of an idiom ("in terms", "with respect"): "expansion terms" is whole
+_IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast"})
+
+
+def _dangles(last: str, before: str) -> bool:
+    """Whether a sentence or phrase ending on ``last`` (after ``before``) lost what follows."""
+    if last in _IDIOM_NOUNS:
+        return before in {"in", "with", "the", "a", "an"}
+    return last in _ARTICLES_AND_LINKS
 _BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
 # verbs that cannot end a sentence: their object or complement was cut ("we find the model leads.")
 _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
@@ -127,9 +136,9 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
     if not words:
         return "no words"
     last = words[-1].rstrip(".").lower()
-    if len(last) == 1 and last not in {"x", "k", "n"} or last in _ARTICLES_AND_LINKS:
-        return f"ends on '{words[-1]}'"
     before = words[-2].lower() if len(words) > 1 else ""
+    if len(last) == 1 and last not in {"x", "k", "n"} or _dangles(last, before):
+        return f"ends on '{words[-1]}'"
     if _open_relative(text):
         return "a relative clause without its verb"
     reason = _cut_complement(sentence, text, last, before)
@@ -201,13 +210,13 @@ def phrase_complete(phrase: str) -> bool:
     if not words:
         return True
     last = words[-1].rstrip(".").lower()
-    if len(last) == 1 or last in _ARTICLES_AND_LINKS or last in _IRREGULAR_PARTICIPLES:
+    before = words[-2].lower() if len(words) > 1 else ""
+    if len(last) == 1 or _dangles(last, before) or last in _IRREGULAR_PARTICIPLES:
         return False
     if len(words) > 1 and words[0].lower().endswith("ly") and words[1].lower() in MODIFIER_STARTS:
         return False  # "specifically on Google Consumer Surveys": an adverb where the object should be
     if words[0].lower() in _BAD_PHRASE_START or re.search(r"\b(?:and|or)\s+in\s+the\b", phrase):
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
-    before = words[-2].lower() if len(words) > 1 else ""
     if last.endswith("ing") and before in {"of", "for", "to", "by", "in"}:
         return False  # "to tackle this problem by dealing": the gerund lost its object
     if last.endswith("ed") and before in {"is", "are", "was", "were", "been", "be"}:

@@ -33,7 +33,11 @@ from relatex.writing.placement import describe_edits
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("tex", help="the draft's root .tex file (or any file of the project)")
-    parser.add_argument("--breadth", type=int, help="papers cited (default: settings graph.breadth, 30)")
+    parser.add_argument("--breadth", type=int, help="most papers cited (default: settings graph.breadth, 30)")
+    parser.add_argument("--relevance-floor", type=float, metavar="SHARE",
+                        help="share of the best paper's relevance a paper needs to be cited, so the section is "
+                             "as broad as the papers close to the draft (0: always --breadth; default: settings "
+                             "graph.relevance_floor, 0.8)")
     parser.add_argument("--depth", type=int, help="abstract sentences read per paper (default 3)")
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only (default 0.3)")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds (default 1)")

@@ -23,7 +23,9 @@ from relatex.workflows.related_papers import (
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("tex", help="the draft's root .tex file (or any file of the project)")
-    parser.add_argument("--breadth", type=int, help="papers kept (breadth x 3 are considered); default 30")
+    parser.add_argument("--breadth", type=int, help="most papers kept (breadth x 3 are considered); default 30")
+    parser.add_argument("--relevance-floor", type=float, metavar="SHARE",
+                        help="share of the best paper's relevance a paper needs (0: always --breadth); default 0.8")
     parser.add_argument("--depth", type=int, help="sentences read per paper; default 3")
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only; default 0.3")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds; default 1")
@@ -43,6 +45,7 @@ def knobs_from(args: argparse.Namespace) -> SelectionKnobs:
         breadth=getattr(args, "breadth", None), depth=getattr(args, "depth", None),
         diversity=getattr(args, "diversity", None), hops=getattr(args, "hops", None),
         landmark_year=getattr(args, "landmark_year", None), alpha=getattr(args, "alpha", None),
+        relevance_floor=getattr(args, "relevance_floor", None),
         per_section=bool(getattr(args, "per_section", False)),
         online_budget_s=float(getattr(args, "online_budget", 20.0)),
     )

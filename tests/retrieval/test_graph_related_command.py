@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ def kb_options(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
 
 def test_json_output_honours_the_knobs(kb_options: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["related", str(DRAFT), *kb_options, "--format", "json", "--breadth", "6", "--depth", "1",
-                 "--diversity", "0.5", "--hops", "2"])
+                 "--diversity", "0.5", "--hops", "2", "--relevance-floor", "0"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert len([p for p in data["papers"] if not p["draft_key"]]) == 6  # cited papers come on top
@@ -34,6 +35,22 @@ def test_json_output_honours_the_knobs(kb_options: list[str], capsys: pytest.Cap
     cited = [p for p in data["papers"] if p["draft_key"]]
     assert cited and all(p["reasons"][0] == f"seed: cited in the draft as \\cite{{{p['draft_key']}}}" for p in cited)
     assert data["stats"]["graph_nodes"] > len(data["papers"])
+
+
+def test_the_relevance_floor_keeps_only_papers_close_to_the_draft(
+        kb_options: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    def new_papers(*floor: str) -> list[dict[str, Any]]:
+        assert main(["related", str(DRAFT), *kb_options, "--format", "json", "--breadth", "12", *floor]) == 0
+        return [p for p in json.loads(capsys.readouterr().out)["papers"] if not p["draft_key"]]
+
+    everything = new_papers("--relevance-floor", "0")
+    assert len(everything) == 12
+    best = max(p["relevance"] for p in everything)
+    floored = new_papers("--relevance-floor", "0.9")
+    assert 0 < len(floored) < 12
+    # at least 5 papers are kept in all (the cited ones count); beyond them, only those near the best
+    assert sum(p["relevance"] < 0.9 * best - 1e-3 for p in floored) <= 5
+    assert len(new_papers()) <= 12  # the default floor (settings graph.relevance_floor) applies too
 
 
 def test_text_output_groups_by_theme_and_layer(kb_options: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,9 +51,10 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     from relatex.analysis.verification.project_checks import load_bibliographies
     from relatex.retrieval.authorities import KnowledgeBaseAuthority
     from relatex.retrieval.draft import draft_context
-    from relatex.retrieval.selection import SelectionParams, select_papers
+    from relatex.retrieval.selection import select_papers
     from relatex.server.commands.check_claims import make_judge
     from relatex.workflows.knowledge_bases import open_knowledge_base
+    from relatex.workflows.related_papers import selection_params
     from relatex.writing.generate import generate_related_work
     from relatex.writing.placement import plan_insertion
 
@@ -61,10 +62,7 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     project = load_project(demo / "main.tex")
     bibs = load_bibliographies(project)
     with open_knowledge_base(settings, read_only=True) as kb:
-        graph = settings.graph
-        selection = select_papers(draft_context(project, bibs, kb), kb, SelectionParams(
-            breadth=graph.breadth, depth=graph.depth, diversity=graph.diversity, hops=graph.hops,
-            landmark_year=graph.landmark_year))
+        selection = select_papers(draft_context(project, bibs, kb), kb, selection_params(settings))
         # the server's judge, and its verification of the draft's entries the section cites
         draft_keys = {p.draft_key for p in selection.papers if p.draft_key}
         verdicts = {k: verify_entry(e, [KnowledgeBaseAuthority(kb)])

@@ -31,6 +31,10 @@ def test_the_selection_knobs_come_from_the_settings_then_the_request(tmp_path: P
     with pytest.raises(UseCaseFailed, match="diversity") as caught:
         selection_params(settings, SelectionKnobs(diversity=2.0))
     assert caught.value.kind == BAD_REQUEST
+    assert params.relevance_floor == settings.graph.relevance_floor == 0.8  # cite only what earns it
+    assert selection_params(settings, SelectionKnobs(relevance_floor=0.0)).relevance_floor == 0.0
+    with pytest.raises(UseCaseFailed, match="relevance_floor"):
+        selection_params(settings, SelectionKnobs(relevance_floor=1.0))
 
 
 def test_the_selection_honours_the_knobs_and_reports_progress(kb: KnowledgeBase, tmp_path: Path) -> None:

@@ -56,6 +56,8 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"Similarly, \citet{a} present a crowdsourced dataset devoid.",
     r"\citet{a} examines language models for informational.",
     r"\citet{a} analyse a new approach to predicting the size.",
+    r"\citet{a} compare the models in terms.",
+    r"\citet{a} rank the candidates in the order.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -85,6 +87,8 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"\citet{a} examine whether rankings improved over time.",
     r"\citet{a} show that accuracy plateaued.",
     r"\citet{a} propose a model of both content and link information.",
+    r"A second strand of research deals with relevance feedback and expansion terms \citep{a,b}.",
+    r"\citet{a} study word order.",
     "\\citet{a} propose a sparse model with a learned \u03b1 for M\u00fcller's \u201cdev\u201d corpus \u2014 news.",  # \alpha, Latin-1, quotes
 ])
 def test_whole_sentences_pass(sentence: str) -> None:
