@@ -75,7 +75,8 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "less", "much", "very", "most", "also", "not", "can", "may", "will", "based", "derived",
                        "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
                        "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
-                       "irrespective", "due", "according"})  # not "prior": "a Dirichlet prior" is a noun
+                       "irrespective", "due", "according", "consisting", "composed", "comprised"})
+# not "prior": "a Dirichlet prior" is a noun
 _PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
                            "across", "between", "among", "through", "using", "via", "without", "than"})
 _BAD_RESULT_START = frozenset({"by", "how", "on", "in", "to", "whether", "if", "it", "this", "these", "for",

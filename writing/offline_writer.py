@@ -36,9 +36,11 @@ from relatex.writing.closings import (
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
+    head_word,
     plural_head,
     plural_looking_head,
     shorten,
+    with_article,
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
@@ -108,6 +110,10 @@ def _is_noun_phrase(contribution: Contribution) -> bool:
     )
 
 
+# a title naming an event or a report is presented, not studied ("present the SIGIR 2016 workshop on ...")
+_EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "track", "proceedings", "keynote"})
+
+
 def _paper_sentence(
     brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
     style: Style, first_of_layer: bool,
@@ -118,7 +124,10 @@ def _paper_sentence(
         title = " ".join(brief.record.title.split()).rstrip(".")
         topic = paper_topic(title)
         if topic:
-            templates = TITLE_WORK if re.match(r"(?:a|an)\s", topic) else TITLE_TOPIC
+            work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT
+            if work and not re.match(r"(?:a|an|the)\s", topic, re.I):
+                topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
+            templates = TITLE_WORK if work else TITLE_TOPIC
             return style.pick(templates).format(
                 key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if plural_head(topic) else "is",
                 study="studies" if brief.single_author else "study",

@@ -428,6 +428,11 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
     work = said("Dense Retrieval: A Survey", ("A. One", "B. Two"))
     assert work == {"\\citet{k} present a survey of dense retrieval.",
                     "A survey of dense retrieval is presented by \\citet{k}."}, work
+    event = said("Neu-IR: The SIGIR 2016 Workshop on Neural Information Retrieval", ("A. One", "B. Two"))
+    assert event == {"\\citet{k} present the SIGIR 2016 workshop on neural information retrieval.",
+                     "The SIGIR 2016 workshop on neural information retrieval is presented by \\citet{k}."}, event
+    report = said("Overview of the TREC 2019 Deep Learning Track", ("A. One", "B. Two"))
+    assert "\\citet{k} present an overview of the TREC 2019 deep learning track." in report, report
     single = said("Determining the Currency of Data", ("W. Fan",))
     assert "\\citet{k} studies determining the currency of data." not in single  # a gerund title is no topic
     single = said("Dynamic Workload Management for Very Large Data Warehouses", ("S. Krompass",))

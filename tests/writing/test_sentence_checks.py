@@ -58,6 +58,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} analyse a new approach to predicting the size.",
     r"\citet{a} compare the models in terms.",
     r"\citet{a} rank the candidates in the order.",
+    r"An early contribution is that of \citet{a}, who investigate a multi-stage retrieval architecture consisting.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
