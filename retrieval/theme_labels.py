@@ -40,7 +40,7 @@ GENERIC_LABEL_WORDS = frozenset(
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
     question questions parameter parameters feature features factor factors property properties relationship
-    relationships network networks number numbers""".split())
+    relationships network networks number numbers stage stages""".split())
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
