@@ -15,6 +15,7 @@ from pathlib import Path
 
 from relatex.analysis.latex.project_boundary import check_writable
 from relatex.analysis.text_files import write_edits
+from relatex.config.settings import GraphSettings
 from relatex.server.commands.related import knobs_from
 from relatex.workflows.engines import Engines
 from relatex.workflows.failures import (
@@ -37,7 +38,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--relevance-floor", type=float, metavar="SHARE",
                         help="share of the best paper's relevance a paper needs to be cited, so the section is "
                              "as broad as the papers close to the draft (0: always --breadth; default: settings "
-                             "graph.relevance_floor, 0.8)")
+                             f"graph.relevance_floor, {GraphSettings().relevance_floor})")
     parser.add_argument("--depth", type=int, help="abstract sentences read per paper (default 3)")
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only (default 0.3)")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds (default 1)")

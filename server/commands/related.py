@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from relatex.config.settings import GraphSettings
 from relatex.retrieval.selection import Selection
 from relatex.workflows.engines import Engines
 from relatex.workflows.failures import UseCaseCancelled, UseCaseFailed
@@ -25,7 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("tex", help="the draft's root .tex file (or any file of the project)")
     parser.add_argument("--breadth", type=int, help="most papers kept (breadth x 3 are considered); default 30")
     parser.add_argument("--relevance-floor", type=float, metavar="SHARE",
-                        help="share of the best paper's relevance a paper needs (0: always --breadth); default 0.8")
+                        help="share of the best paper's relevance a paper needs (0: always --breadth); "
+                             f"default {GraphSettings().relevance_floor}")
     parser.add_argument("--depth", type=int, help="sentences read per paper; default 3")
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only; default 0.3")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds; default 1")
