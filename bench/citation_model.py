@@ -194,29 +194,24 @@ def demo_check(workdir: Path) -> dict:
                 "claim_findings": [f"{f.get('line')}: {f.get('message')}" for f in findings
                                    if "claim" in f.get("code", "")]}
 
-    def generate_seconds(*extra: str) -> float | None:
-        """The time `relatex generate` reports (selection, writing, the support gate)."""
+    def generate(*extra: str) -> tuple[float | None, int]:
+        """The time `relatex generate` reports (selection, writing, the support gate) and the papers
+        its section cites (distinct keys)."""
         run = subprocess.run([relatex, "generate", str(draft / "main.tex"), *data, *extra], check=True,
                              capture_output=True, text=True)
         reported = re.search(r"([0-9.]+)s\s*$", run.stderr.strip())
-        return float(reported.group(1)) if reported else None
-
-    def cited(*extra: str) -> int:
-        """Papers the generated section cites (distinct keys)."""
-        run = subprocess.run([relatex, "generate", str(draft / "main.tex"), *data, *extra], check=True,
-                             capture_output=True, text=True)
-        return len({k.strip() for keys in re.findall(r"\\cite[tp]?\{([^}]*)\}", run.stdout)
-                    for k in keys.split(",")})
+        cited = {k.strip() for keys in re.findall(r"\\cite[tp]?\{([^}]*)\}", run.stdout) for k in keys.split(",")}
+        return (float(reported.group(1)) if reported else None), len(cited)
 
     before = claims()
     for cached in (workdir / "kb").glob("*/text-vectors.sqlite*"):
         cached.unlink()  # cold: no sentence embedded yet
-    cold = generate_seconds()
-    seconds = [generate_seconds() for _ in range(5)]  # warm: the text vectors of the first run are reused
+    cold, shipped = generate()
+    seconds = [generate()[0] for _ in range(5)]  # warm: the text vectors of the first run are reused
     # the whole breadth (30 new papers when the knowledge base has them): no relevance floor
-    full = ["--relevance-floor", "0"]
-    full_seconds = [generate_seconds(*full) for _ in range(3)]
-    papers = {"default": cited(), "relevance_floor_0": cited(*full)}
+    full = [generate("--relevance-floor", "0") for _ in range(3)]
+    full_seconds = [s for s, _ in full]
+    papers = {"default": shipped, "relevance_floor_0": full[0][1]}
     subprocess.run([relatex, "generate", str(draft / "main.tex"), "--write", *data], check=True, capture_output=True)
     return {"example_as_shipped": before, "generate_seconds_cold": cold, "generate_seconds": seconds,
             "generate_seconds_relevance_floor_0": full_seconds, "papers_cited": papers,

@@ -76,7 +76,6 @@ RESULTS = REPO / "bench" / "results" / "section_quality.json"
 PRODUCT = selection_params(Settings())  # the selection "Generate related work" runs with by default
 # with hashing vectors (cosines far lower than MiniLM's) earlier runs used more hits and a lower threshold
 HASHING = replace(PRODUCT, seed_hits=50, semantic_k=5, semantic_threshold=0.3)
-BASE = PRODUCT
 
 
 def pr(chosen: Sequence[str], gold: set[str]) -> tuple[float, float]:
@@ -176,12 +175,12 @@ def audit_sample(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
 
 
 def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], floors: Sequence[float],
-              seeded: bool) -> dict[str, Any]:
+              seeded: bool, base: SelectionParams = PRODUCT) -> dict[str, Any]:
     """Selection precision/recall/F1 per floor on the development half, and hybrid search's
     precision/recall at each draft's same K (no writing needed)."""
     out: dict[str, Any] = {}
     for floor in floors:
-        params = replace(BASE, relevance_floor=floor)
+        params = replace(base, relevance_floor=floor)
         rows = []
         for task in tasks:
             draft, gold = draft_of(task, kb, seeded, random.Random(0))
@@ -206,12 +205,12 @@ def chosen_floor(calibration: dict[str, Any], target: float) -> float:
 
 
 def sweep_cited_weight(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], weights: Sequence[float],
-                       floor: float) -> dict[str, Any]:
+                       floor: float, base: SelectionParams = PRODUCT) -> dict[str, Any]:
     """Seeded drafts of the development half: the selection's new papers against hybrid search at
     the same K, per ``cited_weight`` (the share of "similar to the papers the draft cites" in relevance)."""
     out: dict[str, Any] = {}
     for weight in weights:
-        params = replace(BASE, relevance_floor=floor, cited_weight=weight)
+        params = replace(base, relevance_floor=floor, cited_weight=weight)
         rows = []
         for task in tasks:
             draft, gold = draft_of(task, kb, True, random.Random(0))
@@ -306,16 +305,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.out = RESULTS.with_name(f"section_quality{suffix}.json")
     from rouge_score import rouge_scorer
 
-    global BASE
     embedder: CachedEmbedder | None = None
+    base = PRODUCT
     if args.embedder == "minilm":
         inner, embedder_name = make_embedder()
         embedder = CachedEmbedder(inner, args.embed_cache)
     else:
-        BASE, embedder_name = HASHING, "HashingEmbedder(512)"
+        base, embedder_name = HASHING, "HashingEmbedder(512)"
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"], use_stemmer=True)
     result: dict[str, Any] = {"dataset": args.dataset, "embedder": embedder_name, "distractors": args.distractors,
-                              "seeded": args.seeded, "selection": {k: v for k, v in vars(BASE).items()
+                              "seeded": args.seeded, "selection": {k: v for k, v in vars(base).items()
                                                                    if isinstance(v, (int, float, str))}}
     with tempfile.TemporaryDirectory() as tmp, corpus(args, Path(tmp), embedder) as (kb, tasks, queries,
                                                                                    sources_for):
@@ -330,13 +329,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             dev, test = dev[: args.limit], test[: args.limit]
         result.update(records=len(kb), dev=len(dev), test=len(test))
         if args.floors:
-            result["calibration"] = calibrate(dev, kb, sources_for, args.floors, args.seeded)
+            result["calibration"] = calibrate(dev, kb, sources_for, args.floors, args.seeded, base)
             result["calibration_choice"] = chosen_floor(result["calibration"], args.target_precision)
-        floor = BASE.relevance_floor if args.floor is None else args.floor
+        floor = base.relevance_floor if args.floor is None else args.floor
         result["floor"] = floor
         if args.seeded and args.cited_weights:
-            result["cited_weight_sweep"] = sweep_cited_weight(dev, kb, sources_for, args.cited_weights, floor)
-        rows = [write_one(t, queries.get(t.name), kb, sources_for(t), replace(BASE, relevance_floor=floor), judge,
+            result["cited_weight_sweep"] = sweep_cited_weight(dev, kb, sources_for, args.cited_weights, floor, base)
+        rows = [write_one(t, queries.get(t.name), kb, sources_for(t), replace(base, relevance_floor=floor), judge,
                           scorer, args.seeded, random.Random(0)) for t in test]
     if embedder is not None:
         embedder.save()

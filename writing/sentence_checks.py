@@ -33,13 +33,6 @@ _RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
 _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc", "one", "amp"}
 # nouns that dangle only as the cut end of an idiom ("in terms", "with respect"): "expansion terms" is whole
 _IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast"})
-
-
-def _dangles(last: str, before: str) -> bool:
-    """Whether a sentence or phrase ending on ``last`` (after ``before``) lost what follows."""
-    if last in _IDIOM_NOUNS:
-        return before in {"in", "with", "the", "a", "an"}
-    return last in _ARTICLES_AND_LINKS
 _BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
 # verbs that cannot end a sentence: their object or complement was cut ("we find the model leads.")
 _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
@@ -114,6 +107,13 @@ def _balanced(text: str) -> bool:
         return False
     return text.count("(") == text.count(")") and text.count("[") == text.count("]") and \
         text.count("{") == text.count("}")
+
+
+def _dangles(last: str, before: str) -> bool:
+    """Whether a sentence or phrase ending on ``last`` (after ``before``) lost what follows."""
+    if last in _IDIOM_NOUNS:
+        return before in {"in", "with", "the", "a", "an"}
+    return last in _ARTICLES_AND_LINKS
 
 
 def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
