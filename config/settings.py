@@ -66,6 +66,10 @@ class GraphSettings:
     # ``breadth`` papers): the lowest floor reaching precision 0.55 on both ACM-CR development halves
     # (seeded and unseeded; bench/section_quality.py --floors)
     relevance_floor: float = 0.8
+    # ... except a paper that cites or is cited by at least this many seeds (the draft's cited papers
+    # and top search hits) by citation edges (0: no exemption): 2 adds ACL recall at no precision
+    # cost on the development drafts, and nothing changes without citation edges (bench/floor_variants.py)
+    floor_exempt_links: int = 2
     citation_edges: tuple[str, ...] = ()  # extra citation-edge files (ACL citations.jsonl.gz format)
 
 
@@ -113,6 +117,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "graph.hops": (0, 2),
     "graph.alpha": (0.0, 1.0),
     "graph.relevance_floor": (0.0, 0.95),
+    "graph.floor_exempt_links": (0, 1000),
     "judge.threshold": (0.0, 1.0),
     "llm.temperature": (0.0, 1.0),
     "llm.max_tokens": (1, 64000),

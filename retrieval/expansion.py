@@ -326,12 +326,27 @@ def relevance_scores(exp: Expansion, draft: DraftContext, params: Any, ids: Sequ
 
 @dataclass(frozen=True)
 class Candidate:
-    """A ranked paper: blended score, relevance and normalised PageRank."""
+    """A ranked paper: blended score, relevance, normalised PageRank, and ``links``: how many of the
+    expansion's seeds (cited papers and search hits) it cites or is cited by."""
 
     id: str
     score: float
     relevance: float
     centrality: float
+    links: int = 0
+
+
+def seed_links(exp: Expansion) -> dict[str, int]:
+    """For each paper, the number of distinct seeds joined to it by a ``cites`` edge (either way)."""
+    linked: dict[str, set[str]] = {}
+    for u, v, data in exp.graph.edges(data=True):
+        if "cites" not in data["kinds"]:
+            continue
+        if u in exp.seeds and v != u:
+            linked.setdefault(v, set()).add(u)
+        if v in exp.seeds and v != u:
+            linked.setdefault(u, set()).add(v)
+    return {node: len(seeds) for node, seeds in linked.items()}
 
 
 def rank_candidates(
@@ -345,10 +360,11 @@ def rank_candidates(
     skip = set(exclude)
     ids = [n for n in exp.relevance if n not in skip]
     top = max((ppr.get(n, 0.0) for n in ids), default=0.0)
+    links = seed_links(exp)
     out = []
     for node in ids:
         centrality = ppr.get(node, 0.0) / top if top > 0 else 0.0
         rel = exp.relevance[node]
-        out.append(Candidate(node, alpha * rel + (1 - alpha) * centrality, rel, centrality))
+        out.append(Candidate(node, alpha * rel + (1 - alpha) * centrality, rel, centrality, links.get(node, 0)))
     out.sort(key=lambda c: (-c.score, c.id))
     return out

@@ -91,6 +91,7 @@ class SelectionParams:
     online_budget_s: float = 20.0
     relevance_floor: float = 0.0  # share of the best candidate's relevance a paper needs (0: off)
     min_breadth: int = 5  # papers kept whatever the floor
+    floor_exempt_links: int = 0  # a paper joined to this many seeds by citation edges passes the floor (0: off)
     citation_model: bool = False  # text relevance by the citation model's vector of the draft text
 
     def __post_init__(self) -> None:
@@ -106,6 +107,8 @@ class SelectionParams:
             raise ValueError("alpha must lie in [0, 1]")
         if not 0.0 <= self.relevance_floor < 1.0:
             raise ValueError("relevance_floor must lie in [0, 1)")
+        if self.floor_exempt_links < 0:
+            raise ValueError("floor_exempt_links must not be negative")
         if self.neighbour_mode not in ("hybrid", "vector"):
             raise ValueError("neighbour_mode must be 'hybrid' or 'vector'")
 
@@ -259,13 +262,20 @@ def read_sentences(record: PaperRecord, draft_terms: Counter[str], depth: int) -
 def earned(pool: Sequence[Any], cited: Mapping[str, str], params: SelectionParams) -> list[Any]:
     """The candidates that earn a citation: relevance at least ``relevance_floor`` times the best
     candidate's (so the breadth adapts to how many papers are close to the draft), never fewer
-    than ``min_breadth``; papers the draft already cites are always kept."""
+    than ``min_breadth``; papers the draft already cites are always kept, and so are papers that
+    cite or are cited by at least ``floor_exempt_links`` seeds (when that is above 0): the citation
+    graph finds references whose text is far from the draft's."""
     if params.relevance_floor <= 0 or not pool:
         return list(pool)
     top = max(c.relevance for c in pool)
     floor = params.relevance_floor * top
-    kept = [c for i, c in enumerate(pool) if c.id in cited or c.relevance >= floor or i < params.min_breadth]
-    return kept
+    links = params.floor_exempt_links
+
+    def earns(index: int, candidate: Any) -> bool:
+        linked = 0 < links <= getattr(candidate, "links", 0)
+        return candidate.id in cited or candidate.relevance >= floor or index < params.min_breadth or linked
+
+    return [c for i, c in enumerate(pool) if earns(i, c)]
 
 
 def _in_degree(graph: nx.DiGraph) -> dict[str, int]:

@@ -54,6 +54,7 @@ class SelectionKnobs:
     landmark_year: int | None = None
     alpha: float | None = None
     relevance_floor: float | None = None
+    floor_exempt_links: int | None = None
     per_section: bool = False
     online_budget_s: float = 20.0
 
@@ -73,6 +74,7 @@ def selection_params(settings: Settings, knobs: SelectionKnobs | None = None) ->
             diversity=pick(knobs.diversity, graph.diversity), hops=pick(knobs.hops, graph.hops),
             landmark_year=pick(knobs.landmark_year, graph.landmark_year), alpha=pick(knobs.alpha, graph.alpha),
             relevance_floor=pick(knobs.relevance_floor, graph.relevance_floor),
+            floor_exempt_links=pick(knobs.floor_exempt_links, graph.floor_exempt_links),
             per_section=knobs.per_section, online_budget_s=float(knobs.online_budget_s),
         )
     except ValueError as exc:

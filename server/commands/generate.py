@@ -39,6 +39,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="share of the best paper's relevance a paper needs to be cited, so the section is "
                              "as broad as the papers close to the draft (0: always --breadth; default: settings "
                              f"graph.relevance_floor, {GraphSettings().relevance_floor})")
+    parser.add_argument("--floor-exempt-links", type=int, metavar="N",
+                        help="a paper that cites or is cited by N of the seed papers (the draft's cited papers "
+                             "and top search hits) is cited whatever the floor (0: none; default: settings "
+                             f"graph.floor_exempt_links, {GraphSettings().floor_exempt_links})")
     parser.add_argument("--depth", type=int, help="abstract sentences read per paper (default 3)")
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only (default 0.3)")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds (default 1)")

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--relevance-floor", type=float, metavar="SHARE",
                         help="share of the best paper's relevance a paper needs (0: always --breadth); "
                              f"default {GraphSettings().relevance_floor}")
+    parser.add_argument("--floor-exempt-links", type=int, metavar="N",
+                        help="a paper that cites or is cited by N seed papers passes the floor (0: none); "
+                             f"default {GraphSettings().floor_exempt_links}")
     parser.add_argument("--depth", type=int, help="sentences read per paper; default 3")
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only; default 0.3")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds; default 1")
@@ -48,6 +51,7 @@ def knobs_from(args: argparse.Namespace) -> SelectionKnobs:
         diversity=getattr(args, "diversity", None), hops=getattr(args, "hops", None),
         landmark_year=getattr(args, "landmark_year", None), alpha=getattr(args, "alpha", None),
         relevance_floor=getattr(args, "relevance_floor", None),
+        floor_exempt_links=getattr(args, "floor_exempt_links", None),
         per_section=bool(getattr(args, "per_section", False)),
         online_budget_s=float(getattr(args, "online_budget", 20.0)),
     )

@@ -46,10 +46,13 @@ def test_the_relevance_floor_keeps_only_papers_close_to_the_draft(
     everything = new_papers("--relevance-floor", "0")
     assert len(everything) == 12
     best = max(p["relevance"] for p in everything)
-    floored = new_papers("--relevance-floor", "0.9")
+    floored = new_papers("--relevance-floor", "0.9", "--floor-exempt-links", "0")
     assert 0 < len(floored) < 12
     # at least 5 papers are kept in all (the cited ones count); beyond them, only those near the best
     assert sum(p["relevance"] < 0.9 * best - 1e-3 for p in floored) <= 5
+    # by default a paper joined to two seeds by citations is kept too (this corpus's papers cite a lot)
+    linked = new_papers("--relevance-floor", "0.9")
+    assert {p["id"] for p in floored} < {p["id"] for p in linked}
     assert len(new_papers()) <= 12  # the default floor (settings graph.relevance_floor) applies too
 
 

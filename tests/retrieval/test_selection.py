@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -227,6 +228,11 @@ def test_relevance_floor_keeps_only_papers_close_to_the_draft() -> None:
     assert [c.id for c in earned(pool, {}, params)] == ["p0", "p1", "p2"]
     assert [c.id for c in earned(pool, {"p6": "seed"}, params)] == ["p0", "p1", "p2", "p6"]  # cited: always
     assert len(earned(pool, {}, SelectionParams())) == len(pool)  # floor off by default
+    linked = [*pool[:6], replace(pool[6], links=2)]
+    exempt = replace(params, floor_exempt_links=2)
+    assert [c.id for c in earned(linked, {}, exempt)] == ["p0", "p1", "p2", "p6"]  # joined to two seeds
+    assert [c.id for c in earned(linked, {}, replace(exempt, floor_exempt_links=3))] == ["p0", "p1", "p2"]
+    assert [c.id for c in earned(linked, {}, params)] == ["p0", "p1", "p2"]  # no exemption by default
 
 
 def test_front_matter_is_never_selected(tmp_path: Path) -> None:
@@ -244,3 +250,38 @@ def test_front_matter_is_never_selected(tmp_path: Path) -> None:
         assert paper.id in chosen and "doi:10.1/front" not in chosen
     finally:
         base.close()
+
+
+def test_papers_linked_to_two_seeds_pass_the_relevance_floor(kb: KnowledgeBase) -> None:
+    """A parsing draft that cites two citation-recommendation papers: cr.4, which both of them cite,
+    is far from the draft's text, so the floor drops it unless its citation links exempt it."""
+    cited = kb.get_many(["doi:10.1000/cr.6", "doi:10.1000/cr.8"])
+    draft = DraftContext(title="Dependency parsing", abstract="Transition-based and graph-based dependency parsing.",
+                         cited={"g": cited["doi:10.1000/cr.6"], "w": cited["doi:10.1000/cr.8"]},
+                         in_kb=frozenset({"g", "w"}))
+    base = SelectionParams(breadth=10, seed_hits=3, relevance_floor=0.8, min_breadth=2)
+
+    def chosen(links: int) -> set[str]:
+        result = select_papers(draft, kb, replace(base, floor_exempt_links=links))
+        return {p.record.id for p in result.papers if p.draft_key is None}
+
+    assert "doi:10.1000/cr.4" not in chosen(0)
+    # cr.4 is cited by both cited papers; pa.2 by the parsing papers that the search found (seeds too)
+    assert chosen(2) - chosen(0) == {"doi:10.1000/cr.4", "doi:10.1000/pa.2"}
+    assert chosen(4) == chosen(0)  # no paper is joined to four seeds
+
+
+def test_seed_links_count_distinct_seeds_joined_by_citation_edges() -> None:
+    import networkx as nx
+
+    from relatex.retrieval.expansion import Expansion, seed_links
+
+    graph = nx.DiGraph()
+    graph.add_edge("s1", "far", kinds={"cites": 1.0})
+    graph.add_edge("far", "s2", kinds={"cites": 1.0})  # cited by a seed or citing one: both count
+    graph.add_edge("s1", "near", kinds={"semantic": 0.9})  # a semantic edge is no link
+    graph.add_edge("other", "far", kinds={"cites": 1.0})  # a non-seed is no link
+    links = seed_links(Expansion(graph=graph, draft_vector=None, seeds={"s1": 1.0, "s2": 0.5}))
+    assert links["far"] == 2 and "near" not in links and "other" not in links
+    with pytest.raises(ValueError, match="floor_exempt_links"):
+        SelectionParams(floor_exempt_links=-1)
