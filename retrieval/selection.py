@@ -267,15 +267,10 @@ def earned(pool: Sequence[Any], cited: Mapping[str, str], params: SelectionParam
     graph finds references whose text is far from the draft's."""
     if params.relevance_floor <= 0 or not pool:
         return list(pool)
-    top = max(c.relevance for c in pool)
-    floor = params.relevance_floor * top
-    links = params.floor_exempt_links
-
-    def earns(index: int, candidate: Any) -> bool:
-        linked = 0 < links <= getattr(candidate, "links", 0)
-        return candidate.id in cited or candidate.relevance >= floor or index < params.min_breadth or linked
-
-    return [c for i, c in enumerate(pool) if earns(i, c)]
+    floor = params.relevance_floor * max(c.relevance for c in pool)
+    links = params.floor_exempt_links or float("inf")  # 0: no exemption
+    return [c for i, c in enumerate(pool) if c.id in cited or c.relevance >= floor or i < params.min_breadth
+            or getattr(c, "links", 0) >= links]
 
 
 def _in_degree(graph: nx.DiGraph) -> dict[str, int]:

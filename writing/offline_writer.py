@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.closings import (
@@ -69,7 +70,7 @@ from relatex.writing.offline_templates import (
 )
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import phrase_complete, well_formed
+from relatex.writing.sentence_checks import phrase_complete, thin_beside_title, well_formed
 from relatex.writing.title_topics import draft_topic, paper_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
@@ -129,7 +130,7 @@ def _paper_sentence(
                 topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
             templates = TITLE_WORK if work else TITLE_TOPIC
             return style.pick(templates).format(
-                key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if plural_head(topic) else "is",
+                key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if _plural_topic(topic) else "is",
                 study="studies" if brief.single_author else "study",
                 present="presents" if brief.single_author else "present")
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
@@ -147,24 +148,50 @@ def _paper_sentence(
         text = _sentence(style.pick(NOUN), brief, contribution, style)
     else:
         text = _sentence(style.pick(PLAIN), brief, contribution, style)
+    return text + _finding(contribution, style)
+
+
+def _finding(contribution: Contribution, style: Style) -> str:
+    """The result sentence, else the method sentence, that follows what the paper does ("" for none)."""
     if contribution.result and contribution.result.lower() not in contribution.phrase.lower():
-        text += style.pick(RESULTS).format(result=contribution.result)
-    elif usable_method(contribution):
-        text += style.pick(METHODS).format(method=contribution.method)
-    return text
+        return style.pick(RESULTS).format(result=contribution.result)
+    if usable_method(contribution):
+        return style.pick(METHODS).format(method=contribution.method)
+    return ""
+
+
+def _plural_topic(topic: str) -> bool:
+    """A plural head, or two things joined before any preposition ("coarse-to-fine parsing and
+    discriminative reranking"; not "extraction of entities and relations")."""
+    first = re.split(r"\s(?:of|for|in|on|with|via|by|from|to|using|through|under|at|over|towards|as|into)\s", topic)[0]
+    return plural_head(topic) or (" and " in first and not re.match(r"(?:a|an)\s", topic, re.I))
 
 
 def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: CopyGuard) -> tuple[str, Contribution]:
     """Build the sentence from the first attempt that copies no run of :data:`MAX_COPIED_WORDS`
     words and reads as a whole sentence; ("", ...) when none does (the paper is then listed)."""
     assert callable(make)
-    ways = attempts(contribution, " ".join(brief.record.title.split()).rstrip("."))
+    title = " ".join(brief.record.title.split()).rstrip(".")
+    ways = attempts(contribution, title)
+    thin = [c for c in ways if thin_beside_title(c.phrase, title)]
+    if thin and paper_topic(title):  # else a thin phrase still says more than a citation list
+        ways = _title_before_thin(ways, thin, replace(contribution, phrase="", method="", result=""))
     for current in ways:
         text = str(make(current))
         parts_complete = all(phrase_complete(p) for p in (current.phrase, current.method, current.result) if p)
         if text and guard.ok(text) and parts_complete and all(well_formed(s) for s in _split(text)):
             return text, current
     return "", ways[-1]
+
+
+def _title_before_thin(ways: list[Contribution], thin: list[Contribution], by_title: Contribution) -> list[Contribution]:
+    """The attempts with the thin ones ("develop similarity matching") moved just after the title's
+    sentence, which says more: they stay the fallback when that sentence is refused. The title's
+    place is its own (after the better phrasings) or, when absent, the first thin attempt's."""
+    at = ways.index(by_title) if by_title in ways else ways.index(thin[0])
+    before = [c for c in ways[:at] if c not in thin]
+    after = [c for c in ways[at:] if c not in thin and c != by_title]
+    return before + [by_title] + thin + after
 
 
 def _split(text: str) -> list[str]:

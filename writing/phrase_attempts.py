@@ -30,6 +30,8 @@ def usable_method(contribution: Contribution) -> bool:
         return False
     if words[0].lower() in {"their", "them", "they", "it", "this", "these", "which", "that", "such"}:
         return False
+    if words[1].lower() in {"the", "a", "an", "its", "their", "our", "this", "these", "each"}:
+        return False  # "measures the proximity of nodes": a verb and its object, not a noun phrase
     return not re.search(r"\b(called|named|is|are|was|were|can|to|they|it|have|has|we)\b", method, re.I)
 
 

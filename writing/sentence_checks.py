@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.sentences import split_sentences
+from relatex.retrieval.communities import STOPWORDS
 from relatex.retrieval.theme_labels import is_adjective_like
-from relatex.writing.contributions import DANGLING, has_finite_verb
+from relatex.writing.contributions import DANGLING, has_finite_verb, keeps_case
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
 
@@ -253,16 +254,18 @@ _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model
                             "datasets", "corpus", "resource", "benchmark", "details", "prototype"})
 
 
+_UNSPECIFIC = frozenset({"a", "an", "the", "and", "new", "novel", "first", "of", "this", "these", "such", "general",
+                         "simple", "effective", "efficient", "several", "two", "three", "successful", "existing",
+                         "different", "various", "key", "main", "important", "systematic", "comprehensive",
+                         "empirical", "detailed", "thorough", "extensive", "preliminary", "initial", "comparative",
+                         "large-scale", "four", "some", "many", "previous", "prior", "same", "alternative", "research"})
+
+
 def vague(phrase: str) -> bool:
     """A phrase that names only a generic head ("a new framework", "the first set of methods",
     "the information"): true of almost any paper, so it says nothing about this one."""
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", phrase)]
-    content = [w for w in words if w not in {"a", "an", "the", "and", "new", "novel", "first", "of", "this", "these", "such",
-                                              "general", "simple", "effective", "efficient", "several", "two", "three",
-                                              "successful", "existing", "different", "various", "key", "main",
-                                              "important", "systematic", "comprehensive", "empirical", "detailed",
-                                              "thorough", "extensive", "preliminary", "initial", "comparative", "large-scale",
-                                              "four", "some", "many", "previous", "prior", "same", "alternative", "research"}]
+    content = [w for w in words if w not in _UNSPECIFIC]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
@@ -277,6 +280,36 @@ _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step
                              "robust", "supervised", "unsupervised", "theoretical", "mathematical", "analytical",
                              "data-driven", "rule-based", "corpus-based", "feature-based", "knowledge-based",
                              "learning-based", "graph-based", "model-based", "predictive"})
+
+
+# "two aspects of X": parts counted but never named
+_COUNTED_PARTS = re.compile(r"\b(?:two|three|four|five|several|multiple)\s+(?:aspects|components|parts|issues|"
+                            r"factors|dimensions|types|kinds|ways|challenges|questions|problems|steps|stages|"
+                            r"properties|perspectives|levels|categories)\b", re.I)
+_NAMING_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
+
+
+def _specific_stems(text: str) -> set[str]:
+    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", text)}
+    return {w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _KIND_HEADS
+            and w not in _UNSPECIFIC and w not in _NAMING_WORDS}
+
+
+def thin_beside_title(phrase: str, title: str) -> bool:
+    """A phrase that says less about a paper than its title: parts counted but not named ("two
+    aspects of user intent prediction"), or, naming nothing, at most two specific words that leave
+    out most of a title of five or more ("similarity matching" for "Personalized Purchase Prediction
+    of Market Baskets with Wasserstein-Based Sequence Matching")."""
+    if not phrase.strip() or not title.strip():
+        return False
+    if _COUNTED_PARTS.search(phrase):
+        return True
+    first = next((w for w in phrase.split() if w.lower() not in {"a", "an", "the"}), "")
+    if keeps_case(first):
+        return False  # "DPRX", "LightGCN, a model": the paper's own name says what the title may not
+    title_stems = _specific_stems(title)
+    stems = _specific_stems(phrase)
+    return len(title_stems) >= 5 and len(stems) <= 2 and len(stems & title_stems) < len(title_stems) / 2
 
 
 def _open_relative(text: str) -> bool:

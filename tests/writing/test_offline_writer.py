@@ -333,6 +333,17 @@ def test_a_cut_naming_only_a_kind_of_thing_comes_after_the_title(tmp_path: Path,
     assert "DPRX" in named  # a name says what the title does not
 
 
+def test_a_phrase_thinner_than_the_title_gives_way_to_the_title(
+        tmp_path: Path, records: list[PaperRecord]) -> None:
+    changed = [r.with_changes(title="Document Vector Representations for Feature Extraction in Multi-Stage Document "
+                              "Ranking", abstract="We examine a multi-stage retrieval architecture. Our approach is "
+                              "based on a document vector index.") if i == 2 else r for i, r in enumerate(records)]
+    project, bibs = make_project(tmp_path)
+    latex = generate_related_work(project, bibs, make_selection(changed)).latex
+    assert "examine a multi-stage retrieval architecture" not in latex, latex
+    assert "document vector representations for feature extraction in multi-stage document ranking" in latex.lower()
+
+
 def test_prose_escaping_keeps_citations_comments_and_escaped_characters() -> None:
     from relatex.writing.latex_validator import escape_prose
 
@@ -433,6 +444,12 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
                      "The SIGIR 2016 workshop on neural information retrieval is presented by \\citet{k}."}, event
     report = said("Overview of the TREC 2019 Deep Learning Track", ("A. One", "B. Two"))
     assert "\\citet{k} present an overview of the TREC 2019 deep learning track." in report, report
+    joined = said("Coarse-to-Fine n-Best Parsing and MaxEnt Discriminative Reranking", ("A. One", "B. Two"))
+    assert "Coarse-to-fine n-best parsing and MaxEnt discriminative reranking are the subject of \\citet{k}." \
+        in joined, joined
+    of_two = said("Joint Extraction of Entities and Relations for Opinion Recognition", ("A. One", "B. Two"))
+    assert "Joint extraction of entities and relations for opinion recognition is the subject of \\citet{k}." \
+        in of_two, of_two
     single = said("Determining the Currency of Data", ("W. Fan",))
     assert "\\citet{k} studies determining the currency of data." not in single  # a gerund title is no topic
     single = said("Dynamic Workload Management for Very Large Data Warehouses", ("S. Krompass",))

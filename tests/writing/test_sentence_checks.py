@@ -130,3 +130,31 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("a dual-sparse topic model")
     assert phrase_complete("how participants interact with voice assistants")
     assert phrase_complete("graded relevance evaluation methods") and phrase_complete("a neural ranking model")
+
+
+def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
+    from relatex.writing.sentence_checks import thin_beside_title
+
+    basket = "Personalized Purchase Prediction of Market Baskets with Wasserstein-Based Sequence Matching"
+    assert thin_beside_title("similarity matching", basket)  # two specific words, most of the title left out
+    assert thin_beside_title("two aspects of user intent prediction",  # parts counted, never named
+                             "User Intent Prediction in Information-seeking Conversations")
+    assert thin_beside_title("the utility of knowledge graph", "KGAT: Knowledge Graph Attention Network for Recommendation")
+    # specific enough, or the title says no more
+    assert not thin_beside_title("query refinement using eye-tracking", "An Eye-Tracking Study of Query Reformulation")
+    assert not thin_beside_title("a standalone neural ranking model", "From Neural Re-Ranking to Neural Ranking: "
+                                 "Learning a Sparse Representation for Inverted Indexing")
+    assert not thin_beside_title("situational context", "Situational Context in Search")
+    assert not thin_beside_title("", basket) and not thin_beside_title("similarity matching", "")
+    assert not thin_beside_title("DPRX", "Dense Passage Retrieval for Open-Domain Question Answering")  # a name
+    assert thin_beside_title("a solution for ConvQA", "Attentive History Selection for Conversational Question "
+                             "Answering")  # a task's acronym is not the paper's name
+
+
+def test_a_method_sentence_needs_a_noun_phrase() -> None:
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.phrase_attempts import usable_method
+
+    assert usable_method(Contribution(phrase="a ranking model", method="a joint tensor factorization"))
+    assert not usable_method(Contribution(phrase="a link predictor", method='measures the "proximity" of nodes'))
+    assert not usable_method(Contribution(phrase="a ranking model", method="ranking"))  # one word says nothing
