@@ -447,6 +447,9 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
     joined = said("Coarse-to-Fine n-Best Parsing and MaxEnt Discriminative Reranking", ("A. One", "B. Two"))
     assert "Coarse-to-fine n-best parsing and MaxEnt discriminative reranking are the subject of \\citet{k}." \
         in joined, joined
+    idiom = said("Divide and Conquer: Crowdsourcing the Creation of Cross-Lingual Textual Entailment Corpora",
+                 ("A. One", "B. Two"))
+    assert not any(" are the subject" in sentence for sentence in idiom), idiom
     of_two = said("Joint Extraction of Entities and Relations for Opinion Recognition", ("A. One", "B. Two"))
     assert "Joint extraction of entities and relations for opinion recognition is the subject of \\citet{k}." \
         in of_two, of_two
