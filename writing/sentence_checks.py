@@ -286,13 +286,14 @@ _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step
 _COUNTED_PARTS = re.compile(r"\b(?:two|three|four|five|several|multiple)\s+(?:aspects|components|parts|issues|"
                             r"factors|dimensions|types|kinds|ways|challenges|questions|problems|steps|stages|"
                             r"properties|perspectives|levels|categories)\b", re.I)
-_NAMING_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
+# words that name no topic ("a new model named X", "the utility of X")
+_TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
 
 
 def _specific_stems(text: str) -> set[str]:
     words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", text)}
     return {w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _KIND_HEADS
-            and w not in _UNSPECIFIC and w not in _NAMING_WORDS}
+            and w not in _UNSPECIFIC and w not in _TOPICLESS_WORDS}
 
 
 def thin_beside_title(phrase: str, title: str) -> bool:
