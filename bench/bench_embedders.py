@@ -52,8 +52,10 @@ class CachedEmbedder:
         self.inner = inner
         self.path = path
         self.vectors: dict[str, np.ndarray] = {}
+        self.saved = 0  # vectors in the file
         if path is not None and path.exists():
             self.vectors = pickle.loads(path.read_bytes())
+            self.saved = len(self.vectors)
 
     @property
     def model_id(self) -> str:
@@ -72,9 +74,11 @@ class CachedEmbedder:
         return np.vstack([self.vectors[t] for t in texts]) if texts else np.zeros((0, 384), np.float32)
 
     def save(self) -> None:
-        if self.path is not None:
+        """Write the vectors to the file, unless none was added since it was read or written."""
+        if self.path is not None and len(self.vectors) != self.saved:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.path.write_bytes(pickle.dumps(self.vectors))
+            self.saved = len(self.vectors)
 
 
 def make_embedder() -> tuple[object, str]:

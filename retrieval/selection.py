@@ -270,7 +270,7 @@ def earned(pool: Sequence[Any], cited: Mapping[str, str], params: SelectionParam
     floor = params.relevance_floor * max(c.relevance for c in pool)
     links = params.floor_exempt_links or float("inf")  # 0: no exemption
     return [c for i, c in enumerate(pool) if c.id in cited or c.relevance >= floor or i < params.min_breadth
-            or getattr(c, "links", 0) >= links]
+            or c.links >= links]
 
 
 def _in_degree(graph: nx.DiGraph) -> dict[str, int]:

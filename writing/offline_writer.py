@@ -20,7 +20,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.closings import (
@@ -70,7 +69,7 @@ from relatex.writing.offline_templates import (
 )
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import phrase_complete, thin_beside_title, well_formed
+from relatex.writing.sentence_checks import phrase_complete, well_formed
 from relatex.writing.title_topics import draft_topic, paper_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
@@ -179,27 +178,13 @@ def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: Cop
     """Build the sentence from the first attempt that copies no run of :data:`MAX_COPIED_WORDS`
     words and reads as a whole sentence; ("", ...) when none does (the paper is then listed)."""
     assert callable(make)
-    title = " ".join(brief.record.title.split()).rstrip(".")
-    ways = attempts(contribution, title)
-    thin = [c for c in ways if thin_beside_title(c.phrase, title)]
-    if thin and paper_topic(title):  # else a thin phrase still says more than a citation list
-        ways = _title_before_thin(ways, thin, replace(contribution, phrase="", method="", result=""))
+    ways = attempts(contribution, " ".join(brief.record.title.split()).rstrip("."))
     for current in ways:
         text = str(make(current))
         parts_complete = all(phrase_complete(p) for p in (current.phrase, current.method, current.result) if p)
         if text and guard.ok(text) and parts_complete and all(well_formed(s) for s in _split(text)):
             return text, current
     return "", ways[-1]
-
-
-def _title_before_thin(ways: list[Contribution], thin: list[Contribution], by_title: Contribution) -> list[Contribution]:
-    """The attempts with the thin ones ("develop similarity matching") moved just after the title's
-    sentence, which says more: they stay the fallback when that sentence is refused. The title's
-    place is its own (after the better phrasings) or, when absent, the first thin attempt's."""
-    at = ways.index(by_title) if by_title in ways else ways.index(thin[0])
-    before = [c for c in ways[:at] if c not in thin]
-    after = [c for c in ways[at:] if c not in thin and c != by_title]
-    return before + [by_title] + thin + after
 
 
 def _split(text: str) -> list[str]:

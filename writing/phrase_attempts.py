@@ -18,8 +18,8 @@ from relatex.writing.contributions import (
     shorten,
     without_asides,
 )
-from relatex.writing.sentence_checks import MODIFIER_STARTS
-from relatex.writing.title_topics import title_purpose
+from relatex.writing.sentence_checks import MODIFIER_STARTS, thin_beside_title
+from relatex.writing.title_topics import paper_topic, title_purpose
 
 
 def usable_method(contribution: Contribution) -> bool:
@@ -39,7 +39,8 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     """The contribution as it should be said, then ever safer versions: the alternative
     phrasings (appositive completed differently) and shorter cuts, each first with and then
     without the result and method sentences; then the name alone; never a bare head noun. A bare
-    kind of thing ("a two-stage learning framework") is completed by its title's purpose first."""
+    kind of thing ("a two-stage learning framework") is completed by its title's purpose first; a
+    phrase thinner than the title (:func:`thin_beside_title`) comes after the title's sentence."""
     variants = list(contribution.variants or ("",))
     later: list[Contribution] = []
     if contribution.verb == "show":  # "find X" without "that", then (a finding cut short is wrong) the title
@@ -69,7 +70,21 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     out += [replace(c, method="", result="") for c in good]
     out += [replace(c, method="", result="") for c in weak]  # ... or the title say more than the bare kind alone,
     out += [replace(c, method="", result="") for c in later]  # which is still better than a citation list
-    return list(dict.fromkeys(out))
+    ways = list(dict.fromkeys(out))
+    thin = [c for c in ways if thin_beside_title(c.phrase, title)]
+    if thin and paper_topic(title):  # else a thin phrase still says more than a citation list
+        return _title_before_thin(ways, thin, replace(contribution, phrase="", method="", result=""))
+    return ways
+
+
+def _title_before_thin(ways: list[Contribution], thin: list[Contribution], by_title: Contribution) -> list[Contribution]:
+    """The attempts with the thin ones ("develop similarity matching") moved just after the title's
+    sentence, which says more: they stay the fallback when that sentence is refused. The title's
+    place is its own (after the better phrasings) or, when absent, the first thin attempt's."""
+    at = ways.index(by_title) if by_title in ways else ways.index(thin[0])
+    before = [c for c in ways[:at] if c not in thin]
+    after = [c for c in ways[at:] if c not in thin and c != by_title]
+    return before + [by_title] + thin + after
 
 
 def _says_a_finding(contribution: Contribution) -> bool:
