@@ -18,7 +18,7 @@ precision 0.55 with recall at least hybrid search's at the same size), the test 
 - support: share of sentences with citations the judge calls supported, and warnings (sentences
   the claim checker would flag) after the gate;
 - longest run of words copied from any cited abstract or the draft; garbled sentences; distinct
-  sentence openings (first two words); ROUGE-1/2 against the gold related-work text next to
+  sentence openings (first two words); paragraphs that end by relating their theme to the draft; ROUGE-1/2 against the gold related-work text next to
   LexRank and TextRank over the same cited abstracts at the same length; generate time (warm).
 
 With ``--dataset acl`` the drafts are ACL Anthology citing papers (title only: papers of that
@@ -36,6 +36,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
 import tempfile
 import time
@@ -110,6 +111,21 @@ def openings(latex: str) -> list[str]:
     return [" ".join(body[a:b].split()[:2]).lower() for a, b in split_sentences(body)]
 
 
+def closings(latex: str) -> tuple[int, list[str]]:
+    """The paragraphs that discuss papers, and the sentences that close them by relating the theme
+    to the draft: the last sentence, when it cites nothing and speaks of "our" work ("See also"
+    pointers set aside)."""
+    body = "\n".join(line for line in latex.splitlines() if not line.lstrip().startswith("%"))
+    paragraphs = [p for p in body.split("\n\n") if "\\cite" in p]
+    out = []
+    for paragraph in paragraphs:
+        said = [paragraph[a:b].strip() for a, b in split_sentences(paragraph)]
+        said = [x for x in said if not x.startswith("See also")]
+        if len(said) > 1 and "\\cite" not in said[-1] and re.search(r"\b(?:[Oo]ur|[Ww]e)\b", said[-1]):
+            out.append(said[-1])
+    return len(paragraphs), out
+
+
 def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, params: SelectionParams, judge: Any,
               scorer: Any, seeded: bool, rng: random.Random) -> dict[str, Any]:
     """One section for ``task``'s draft; ``query`` holds the gold related-work text (ROUGE), when any."""
@@ -138,6 +154,7 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         ("offline", truncate_words(text, budget)), ("lexrank", extractive(abstracts, budget, "lexrank")),
         ("textrank", extractive(abstracts, budget, "textrank")))}
     opened = openings(section.latex)
+    paragraphs, closed = closings(section.latex)
     return {
         "doi": task.name, "papers_selected": len(selection.papers), "cited": k,
         "precision": pr(new_ids, gold)[0], "recall": pr(new_ids, gold)[1],
@@ -151,6 +168,7 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "copied_runs_of_8": [s for s in CopyGuard(abstracts + [task.abstract], 8).copied_text(section.latex)],
         "garbled": [f"{reason}: {sentence}" for sentence, reason in sentences_garbled(section.latex)],
         "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
+        "paragraphs": paragraphs, "closings": closed,
         "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},
         "seconds": round(seconds, 3), "latex": section.latex,
         "_audit_pool": [{"sentence": section.latex[r.claim.start:r.claim.end], "verdict": r.verdict.label,
@@ -246,6 +264,10 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "distinct_openings_share": round(sum(r["distinct_openings"] for r in rows)
                                          / max(1, sum(r["sentences"] for r in rows)), 4),
         "most_common_openings": common,
+        # item 6: each paragraph ends by relating its theme to the draft, never twice the same way
+        "paragraphs_with_closing": round(sum(len(r["closings"]) for r in rows)
+                                         / max(1, sum(r["paragraphs"] for r in rows)), 4),
+        "sections_repeating_a_closing": sum(1 for r in rows if len(set(r["closings"])) < len(r["closings"])),
         "rouge": {name: {m: round(sum(r["rouge"][name][m] for r in rows) / len(rows), 4)
                          for m in ("rouge1", "rouge2")} for name in ("offline", "lexrank", "textrank")}
         if rows and rows[0]["rouge"] else None,

@@ -16,12 +16,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from relatex.writing.contributions import shorten
+from relatex.writing.contributions import shorten, without_asides
 from relatex.writing.copy_guard import CopyGuard
-from relatex.writing.draft_aspects import DraftAspect
+from relatex.writing.draft_aspects import DraftAspect, evaluation_only
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_GENERIC
+from relatex.writing.phrase_attempts import purpose_as_gerund
 from relatex.writing.plan import ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import MODIFIER_STARTS, phrase_complete, well_formed
+from relatex.writing.sentence_checks import MODIFIER_STARTS, UNSPECIFIC, phrase_complete, vague, well_formed
 
 T = TypeVar("T")
 
@@ -81,16 +82,32 @@ def _theme_weights(plan: WritingPlan, theme: ThemeOutline) -> dict[str, float]:
     return weights
 
 
-def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline],
-                   aspects: Sequence[DraftAspect]) -> dict[int, tuple[DraftAspect, float]]:
+def sayable(aspect: DraftAspect, guard: CopyGuard | None = None) -> str:
+    """The words of ``aspect`` a closing can say: its first compression that is a well-formed
+    sentence with its subject and copies no run of the ``guard``'s length ("" when none does)."""
+    action = aspect.kind == "action"
+    for text in _compressions(aspect.text, action=action):
+        said = f"{aspect.subject} {text}".strip()  # "we" + the action: a run of the draft
+        verbs = frozenset(text.split()[:1]) if action else frozenset()
+        if (guard is None or guard.ok(said)) and well_formed(capitalise(said) + ".", verbs):
+            return text
+    return ""
+
+
+def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: Sequence[DraftAspect],
+                   guard: CopyGuard | None = None) -> dict[int, tuple[DraftAspect, float]]:
     """The draft aspect each theme's closing sentence relates to: distinct aspects with the best
     total overlap (exactly for a few themes, else greedily, best pairs first); once every aspect
-    is used, they are used again, least used first."""
+    is used, they are used again, least used first. The overlap is counted on the words the
+    closing can say (:func:`sayable`): a match on words the copy limit cuts relates nothing."""
+    said = [sayable(aspect, guard) for aspect in aspects]
+    aspects = [aspect for aspect, text in zip(aspects, said, strict=True) if text]
+    said = [text for text in said if text]
     table = [[0.0] * len(aspects) for _ in themes]
     for t, theme in enumerate(themes):
         weights = _theme_weights(plan, theme)
-        for a, aspect in enumerate(aspects):
-            table[t][a] = sum(min(4.0, weights.get(s, 0.0)) for s in _stems(aspect.text))
+        for a, text in enumerate(said):
+            table[t][a] = sum(min(4.0, weights.get(s, 0.0)) for s in _stems(text))
     out: dict[int, tuple[DraftAspect, float]] = {}
     if not aspects:
         return out
@@ -118,8 +135,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     already used for another theme (``used``) is taken again only when none is left. The
     aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
     with its trailing modifiers dropped, else the theme is named as background to the draft's
-    ``topic`` (its title as a noun phrase); with no topic either, no closing ("": nothing is
-    claimed about the draft that the draft does not say)."""
+    ``topic`` (its title as a noun phrase; once per section, through ``used``); with no topic
+    either, no closing ("": nothing is claimed about the draft that the draft does not say)."""
     used = set() if used is None else used
 
     def pick(options: Sequence[str]) -> str:
@@ -128,8 +145,15 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         return choice
 
     def generic() -> str:
-        sentence = pick(CLOSING_GENERIC).format(term=term, topic=topic) if topic else ""
-        return sentence if sentence and well_formed(sentence) else ""
+        if not topic or "topic" in used:
+            return ""  # the draft's title is named once per section, not at the end of every paragraph
+        sentence = pick(CLOSING_GENERIC).format(term=term, topic=topic)
+        if topic.split()[0].endswith("ing"):  # "our work on optimizing hyper-phrase queries"
+            sentence = sentence.replace("our study of", "our work on").replace("Our study of", "Our work on")
+        if not well_formed(sentence):
+            return ""
+        used.add("topic")
+        return sentence
 
     term = theme_label(theme, short=True)
     if aspect is None:
@@ -143,7 +167,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
             template = template.replace("{Subject} builds", "We build")
     else:
         template = pick(CLOSING_CLAUSE if score > 0 else (CLOSING_CLAUSE[1],))
-    for text in _compressions(found.text):
+    for text in _compressions(found.text, action=found.kind == "action"):
         sentence = template.format(term=term, subject=found.subject, Subject=capitalise(found.subject),
                                    action=text, clause=text)
         verbs = frozenset(text.split()[:1]) if found.kind == "action" else frozenset()  # a verb phrase
@@ -153,15 +177,67 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     return generic()
 
 
-def _compressions(text: str) -> list[str]:
-    """The aspect whole, then with its trailing modifiers dropped (cut before a preposition)."""
-    out = [text] if phrase_complete(text) else []
+# prepositions that open a modifier which can go whole ("employs a Transformer [with multi-head
+# self-attention] for feature learning"); "of", "to", "between" open arguments, not modifiers
+_DROPPABLE = frozenset({"with", "via", "using", "through", "by", "over", "across", "under", "from", "within"})
+_NAMING = frozenset({"named", "called", "dubbed", "termed"})
+_MODIFIER_ENDS = MODIFIER_STARTS - {"of", "and"}  # "with [a hybrid of lexical and dense retrieval]" goes whole
+
+
+def _modifier_drops(text: str) -> list[str]:
+    """``text`` with one inner modifier dropped whole, longest result first: a prepositional phrase
+    up to the next preposition ("[with multi-head self-attention]"), or a name given in passing ("a
+    model [named BGCN] for ..."). Each says less than the draft, never something else."""
+    words = text.split()
+    out = []
+    for i in range(2, len(words) - 1):
+        word = words[i].lower()
+        if word not in _DROPPABLE and not (word in _NAMING and i + 2 < len(words)):
+            continue
+        end = i + 2 if word in _NAMING else next(
+            (j for j in range(i + 1, len(words)) if words[j].lower() in _MODIFIER_ENDS), len(words))
+        if end < len(words) and not words[end - 1].endswith(","):
+            out.append(" ".join(words[:i] + words[end:]))
+    return sorted(out, key=len, reverse=True)
+
+
+# nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on
+_CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture", "way",
+                         "means", "exploration", "overview", "study", "analysis", "kind", "type", "form"})
+_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
+_CUT_ENDS = frozenset({"so", "thus", "then", "also", "very", "more", "most", "many", "such", "ones", "new"})
+
+
+def _thin_object(action: str) -> bool:
+    """An action whose object is a bare container ("present a list") or that ends on a word a cut
+    leaves hanging ("optimizes the policy for logging data so")."""
+    words = [w.lower().strip(",;") for w in action.split()]
+    while words and (words[0] in _MODALS or words[0].endswith("ly")):
+        words = words[1:]  # "can automatically derive a mixture": the object follows the main verb
+    words = words[1:]
+    content = [w for w in words if w not in UNSPECIFIC and w not in {"an", "a", "the", "of"}]
+    return (len(content) == 1 and content[0] in _CONTAINERS) or (bool(words) and words[-1] in _CUT_ENDS)
+
+
+def _compressions(text: str, action: bool = False) -> list[str]:
+    """The aspect whole, without its asides, its purpose said with a gerund, with one inner
+    modifier dropped, then with its trailing modifiers dropped (cut before a preposition). An
+    action that names only a kind of thing ("present an extensive analysis", what of having been
+    cut), a bare container ("present a list") or only how the work is tested is not said, nor a
+    cut inside a list."""
+    cuts = []
     for limit in (9, 7, 5):
         short = shorten(text, limit, cut_clauses=False)
         rest = text[len(short):].split() if text.startswith(short) else []
-        boundary = bool(rest) and rest[0].lower() in MODIFIER_STARTS
-        if boundary and len(short.split()) >= 3 and short not in out and phrase_complete(short):
-            out.append(short)
+        if rest and rest[0].lower() in MODIFIER_STARTS and len(short.split()) >= 3:
+            cuts.append(short)
+    gerund = purpose_as_gerund(text)  # "a model to estimate X" -> "a model for estimating X"
+    out: list[str] = []
+    for variant in [text, without_asides(text), gerund, *_modifier_drops(text), *_modifier_drops(gerund), *cuts]:
+        thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant) or evaluation_only(variant))
+        listed = variant != text and variant.count(",") >= 2  # "an analysis of language, relevance, dependency"
+        if variant not in out and phrase_complete(variant) and not thin and not listed:
+            out.append(variant)
     return out
 
 
@@ -184,9 +260,17 @@ def _clean_term(term: str) -> str:
     return text
 
 
+def _initials(term: str) -> str:
+    return "".join(w[0] for w in re.split(r"[\s\-]+", term) if w)
+
+
 def _overlaps(term: str, kept: str) -> bool:
-    """Whether two label terms share a word ("dependency parsing" and "parsers": say it once)."""
+    """Whether two label terms share a word ("dependency parsing" and "parsers": say it once) or
+    one abbreviates the other ("cross-lingual information retrieval" and "CLIR models")."""
     stems = {w[:4] for w in kept.split() if len(w) > 3}
+    if any(len(w) > 1 and w not in _LABEL_DANGLING and w in {_initials(term), _initials(kept)}
+           for w in (*term.split(), *kept.split())):
+        return True
     return term[:5] == kept[:5] or term in kept or kept in term or any(w[:4] in stems for w in term.split() if len(w) > 3)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
 from relatex.writing.contributions import CONTRIBUTION, DANGLING, RELATIVE, keeps_case, sentences_of, shorten
 
 
@@ -26,16 +27,19 @@ _THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z
 _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
 _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
+_SUBORDINATE = re.compile(r"^(?:although|though|while|whereas|since|because|if|when|as|unless|it|this|these|they|"
+                          r"such|the (?:objective|goal|aim|task|problem|purpose) is)\b", re.I)
 _LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through)\s[^,]{3,80},\s*", re.I)
 
 
 def _cap_clause(text: str, max_words: int = 20) -> str:
-    """A clause of the draft short enough to quote whole, else its part before the first comma,
-    else nothing (a clause cut mid-way says something the draft does not)."""
+    """A clause of the draft short enough to quote whole, else its part before the first comma or
+    before its relative clause, else nothing (a clause cut mid-way says something the draft does not)."""
     words = text.split()
-    if len(words) > max_words:
-        head = text.split(", ")[0].split()
-        if not 5 <= len(head) <= max_words:
+    if len(words) > max_words:  # before its first comma, else before its relative clause (a whole clause)
+        heads = [text.split(", ")[0].split(), re.split(r"\s(?:that|which|who|whose|where)\s", text)[0].split()]
+        head = next((h for h in heads if 5 <= len(h) <= max_words), None)
+        if head is None:
             return ""
         words = head
     while words and words[-1].lower().strip(",;:") in DANGLING:
@@ -50,14 +54,46 @@ def _complete(text: str) -> bool:
         and " - " not in text and "--" not in text
 
 
+# how a work is tested, not what it contributes: no contrast with other work can rest on it
+_EVALUATION_VERBS = frozenset({"evaluate", "conduct", "perform", "report", "run", "carry", "validate", "test",
+                               "benchmark", "compare", "experiment", "assess"})
+_EVALUATION_OBJECTS = frozenset({"experiment", "experiments", "experimental", "evaluation", "evaluations", "empirical",
+                                 "set", "series", "results", "comparison", "comparisons", "a", "an", "the", "our",
+                                 "extensive", "comprehensive", "thorough", "detailed", "large-scale", "several",
+                                 "number", "of", "initial", "preliminary", "systematic", "careful", "rigorous"})
+
+
+def evaluation_only(action: str) -> bool:
+    """An action that only says how the draft's work is tested ("conduct experiments on four
+    datasets", "provide an experimental evaluation of our approach"), or that lacks its object
+    ("show in this paper"): true of any paper, so it cannot set the draft apart."""
+    words = action.lower().split()
+    if not words:
+        return True
+    rest = [w for w in words[1:] if not w.rstrip(",").endswith("ly")] or words[1:]  # "show empirically, on ..."
+    verb = words[0]
+    forms = {verb} | ({verb[:-1], verb[:-2]} if re.search(r"(?:s|ed)$", verb) else set())  # "reports", "compared"
+    if forms & _EVALUATION_VERBS:
+        return not rest or rest[0] not in {"whether", "if", "how", "why", "what"}  # a question is an objective
+    if not rest or rest[0] in {"in", "on", "at", "for", "with", "by", "to", "here", "through", "via", "using",
+                               "across", "over", "from"}:
+        return True  # "show in this paper": the verb without what is shown
+    head = rest[: next((i for i, w in enumerate(rest) if w in {"of", "on", "in", "for", "with", "by"} and i), len(rest))]
+    return all(w in _EVALUATION_OBJECTS for w in head)
+
+
 def draft_aspects(abstract: str) -> list[DraftAspect]:
     """What the draft's abstract says its work does, one aspect per coordinated action or clause:
     "We present a system that reads X, retrieves Y and selects Z" gives three actions of "our
-    system"; "A checker flags citations ..." gives a clause."""
+    system"; "A checker flags citations ..." gives a clause. Background sentences (by their
+    rhetorical role) give none: they describe the field, not the draft's work."""
     text = re.sub(r"\\[a-zA-Z]+\*?(?:\{\})?", lambda m: m.group(0)[1:].replace("{}", ""), abstract or "")
     text = " ".join(text.replace("{", "").replace("}", "").split())
     out: list[DraftAspect] = []
-    for sentence in sentences_of(text):
+    sentences = sentences_of(text)
+    for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
+        if role == BACKGROUND:
+            continue  # the field and its gaps ("relevance is an essential concept"), not the draft's work
         sentence = sentence.strip().rstrip(".")
         match = CONTRIBUTION.search(sentence)
         if match:
@@ -69,17 +105,19 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
                 subject = f"our {noun}" if 0 < len(noun.split()) <= 3 else "our work"
                 for part in _THIRD_PERSON_SPLIT.split(relative.group("body")):
                     part = _cap_clause(part)
-                    if len(part.split()) >= 3 and _complete(part):
+                    if len(part.split()) >= 3 and _complete(part) and not evaluation_only(part):
                         out.append(DraftAspect("action", subject, part))
                 continue
             if match.group(0).lower().startswith("we "):
                 verb = match.group("verb").lower()
                 action = _cap_clause(f"{verb} {rest}")
-                if len(action.split()) >= 3 and _complete(action):
+                if len(action.split()) >= 3 and _complete(action) and not evaluation_only(action):
                     out.append(DraftAspect("action", "we", action))
             continue
         sentence = _LEAD_IN.sub("", sentence)
         for part in re.split(r",\s+and\s+|;\s+", sentence):
+            if _SUBORDINATE.match(part):
+                continue  # "although memorization is ...", "it reduces ...": not a clause to stand alone
             if _CLAUSE_SUBJECT.match(part) or _BARE_SUBJECT.match(part):
                 part = re.sub(r"\s(?:then|also|finally)\s", " ", part)
                 clause = _cap_clause(part[:1].lower() + part[1:] if not keeps_case(part.split()[0]) else part)

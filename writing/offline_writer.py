@@ -334,7 +334,7 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
     }
     paragraphs = [OFFLINE_MARKER]
     themes = [t for t in plan.themes if any(k in plan.papers for k in t.keys)]
-    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract))
+    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
     used_closings: set[str] = set()
     if len(themes) > 1:
         labels = [theme_label(t, short=True) for t in themes[:4]]

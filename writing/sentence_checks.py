@@ -254,7 +254,7 @@ _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model
                             "datasets", "corpus", "resource", "benchmark", "details", "prototype"})
 
 
-_UNSPECIFIC = frozenset({"a", "an", "the", "and", "new", "novel", "first", "of", "this", "these", "such", "general",
+UNSPECIFIC = frozenset({"a", "an", "the", "and", "new", "novel", "first", "of", "this", "these", "such", "general",
                          "simple", "effective", "efficient", "several", "two", "three", "successful", "existing",
                          "different", "various", "key", "main", "important", "systematic", "comprehensive",
                          "empirical", "detailed", "thorough", "extensive", "preliminary", "initial", "comparative",
@@ -265,7 +265,7 @@ def vague(phrase: str) -> bool:
     """A phrase that names only a generic head ("a new framework", "the first set of methods",
     "the information"): true of almost any paper, so it says nothing about this one."""
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", phrase)]
-    content = [w for w in words if w not in _UNSPECIFIC]
+    content = [w for w in words if w not in UNSPECIFIC]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
@@ -293,7 +293,7 @@ _TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", 
 def _specific_stems(text: str) -> set[str]:
     words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", text)}
     return {w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _KIND_HEADS
-            and w not in _UNSPECIFIC and w not in _TOPICLESS_WORDS}
+            and w not in UNSPECIFIC and w not in _TOPICLESS_WORDS}
 
 
 def thin_beside_title(phrase: str, title: str) -> bool:

@@ -9,6 +9,15 @@ import re
 from relatex.writing.contributions import has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "can", "could", "may", "might", "will", "would",
+                          "should", "must", "has", "have", "had", "do", "does", "did"})
+_FINITE_FORM = re.compile(r"\b((?:" + "|".join(sorted(_AUXILIARIES)) + r")|(?:outperform|improve|achieve|yield|reduce|"
+                          r"increase|perform|lead|help|capture|match|reach|provide|work|hold|remain|depend|correlate|"
+                          r"generali[sz]e|benefit|beat|fail|affect|rely|enable|allow|find|show|exceed|surpass|converge|"
+                          r"scale|produce|make|give|require|need|lower|raise|boost|hurt|degrade|vary|differ|agree|"
+                          r"predict|explain|contribute|apply|transfer|suffer|miss|cover|learn|generate|tend))"
+                          r"(?:s|es|ed|d)?\b", re.I)
+_PLURAL_NOUNS = frozenset({"needs", "works", "matches", "scales", "benefits", "transfers"})  # "Information Needs"
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
 
@@ -17,14 +26,25 @@ _TITLE_VERBS = frozenset({"meets", "meet", "matters", "helps", "beats", "wins", 
                           "fails", "revisited", "considered", "harmful", "vs", "versus"})
 
 
-def title_topic(title: str) -> str:
+def _claims(title: str) -> bool:
+    """Whether a title states a claim ("Reciprocal Rank Fusion Outperforms ..."): a finite verb,
+    not a part of a compound ("User-Generated") nor a bare form a title uses as a noun ("Web-to-Voice
+    Transfer for ...")."""
+    rest = re.sub(r"\w+(?:-\w+)+", "compound", " ".join(title.split()[1:]))
+    return any(m.group(0).lower() in _AUXILIARIES or (m.group(0).lower() != m.group(1).lower()
+                                                      and m.group(0).lower() not in _PLURAL_NOUNS)
+               for m in _FINITE_FORM.finditer(rest))
+
+
+def title_topic(title: str, gerund: bool = False) -> str:
     """A title usable as a noun phrase ("dense passage retrieval for open-domain question
-    answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards")."""
+    answering"), or "" (titles with a colon, a question, or starting with a verb or "Towards";
+    with ``gerund``, a title led by one is kept: "optimizing hyper-phrase queries")."""
     words = title.split()
     if not 2 <= len(words) <= 12 or re.search(r"[:?!&]|\w\(", title):  # "Pathways &amp; Paws(Es)"
         return ""
     first = words[0].lower()
-    if first in _NOT_TOPIC_START or first.endswith("ing") or has_finite_verb(title) or \
+    if first in _NOT_TOPIC_START or (first.endswith("ing") and not gerund) or _claims(title) or \
             _TITLE_VERBS.intersection(w.lower() for w in words[1:]):
         return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
     topic = " ".join(w if keeps_case(w) or _proper(w) else w.lower() for w in words)
@@ -124,17 +144,22 @@ def draft_topic(title: str) -> str:
     """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
     whole title, else the part after or before its colon."""
     whole, *halves = _title_parts(title)
-    for part in [whole, *reversed(halves)]:
-        part = re.sub(r"^(?:(?:a|an|the)\s+)?(?:(?:\w+\s+)?(?:study|investigation|exploration|examination|analysis)"
-                      r"\s+(?:of|on|into)\s+)?", "", part, flags=re.I)  # "our study of [a study of] ..."
-        topic = title_topic(part)
-        if _figurative(topic):
-            continue  # "A Tale of Two Parsers": not what the study is of
+    joined = _kind_with_subject(title)  # "X: A Reproducibility Study" -> "a reproducibility study of X"
+    for part in [joined, whole, *reversed(halves)]:
+        part = _STUDY_OF.sub("", part)  # "our study of [a study of] ..."
+        topic = title_topic(part, gerund=True) if part else ""
+        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS):
+            continue  # "A Tale of Two Parsers", "A Reproducibility Study": not what the study is of
         if topic and len(topic.split()) >= 2:
             return topic
     return ""
 
 
+# heads that name a kind of study: "our study of a reproducibility study" says nothing
+_STUDY_KINDS = frozenset({"study", "studies", "investigation", "exploration", "examination", "analysis", "survey",
+                          "review", "comparison", "evaluation", "assessment"})
+_STUDY_OF = re.compile(rf"^(?:(?:a|an|the)\s+)?(?:(?:[\w-]+\s+){{0,4}}?(?:{'|'.join(sorted(_STUDY_KINDS))})"
+                       r"\s+(?:of|on|into)\s+)?", re.I)
 # a subtitle that names only a kind of work, and how it joins the title's subject
 _KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of", "evaluation": "of",
               "investigation": "of", "review": "of", "overview": "of", "examination": "of", "assessment": "of",
