@@ -99,7 +99,9 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     """The draft aspect each theme's closing sentence relates to: distinct aspects with the best
     total overlap (exactly for a few themes, else greedily, best pairs first); once every aspect
     is used, they are used again, least used first. The overlap is counted on the words the
-    closing can say (:func:`sayable`): a match on words the copy limit cuts relates nothing."""
+    closing can say (:func:`sayable`): a match on words the copy limit cuts relates nothing. An
+    aspect that only restates a theme's label is not its aspect (the theme's closing then names the
+    draft's title as the topic, or is left out)."""
     said = [sayable(aspect, guard) for aspect in aspects]
     aspects = [aspect for aspect, text in zip(aspects, said, strict=True) if text]
     said = [text for text in said if text]
@@ -107,21 +109,33 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     for t, theme in enumerate(themes):
         weights = _theme_weights(plan, theme)
         for a, text in enumerate(said):
-            table[t][a] = sum(min(4.0, weights.get(s, 0.0)) for s in _stems(text))
-    out: dict[int, tuple[DraftAspect, float]] = {}
+            table[t][a] = -1.0 if _circular(text, theme) else sum(min(4.0, weights.get(s, 0.0)) for s in _stems(text))
     if not aspects:
-        return out
-    if len(aspects) >= len(themes) and math.perm(len(aspects), len(themes)) <= 50_000:
-        best: tuple[float, tuple[int, ...]] = (-1.0, ())
-        for chosen in itertools.permutations(range(len(aspects)), len(themes)):
+        return {}
+    return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
+
+
+def _circular(text: str, theme: ThemeOutline) -> bool:
+    """Whether the aspect mostly restates the theme's label ("These works on related-work sections
+    inform one part of our design: a writer drafts a related-work section")."""
+    said = _stems(text)
+    return bool(said) and len(said & _stems(" ".join(label_terms(theme)))) * 2 >= len(said)
+
+
+def _assigned(table: list[list[float]], aspects: Sequence[DraftAspect],
+              themes: int) -> dict[int, tuple[DraftAspect, float]]:
+    out: dict[int, tuple[DraftAspect, float]] = {}
+    if len(aspects) >= themes and math.perm(len(aspects), themes) <= 50_000:
+        best: tuple[float, tuple[int, ...]] = (-math.inf, ())
+        for chosen in itertools.permutations(range(len(aspects)), themes):
             total = sum(table[t][a] for t, a in enumerate(chosen))
             if total > best[0]:
                 best = (total, chosen)
         return {t: (aspects[a], table[t][a]) for t, a in enumerate(best[1])}
-    pairs = sorted(((table[t][a], t, a) for t in range(len(themes)) for a in range(len(aspects))),
+    pairs = sorted(((table[t][a], t, a) for t in range(themes) for a in range(len(aspects))),
                    key=lambda s: (-s[0], s[1], s[2]))
     uses = [0] * len(aspects)
-    while len(out) < len(themes):
+    while len(out) < themes:
         least = min(uses)
         score, t, a = next(p for p in pairs if p[1] not in out and uses[p[2]] == least)
         out[t] = (aspects[a], score)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import random
 
-from relatex.writing.closings import Style, _compressions, closing, sayable, theme_label
+from relatex.writing.closings import Style, _compressions, assign_aspects, closing, sayable, theme_label
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects, evaluation_only
-from relatex.writing.plan import ThemeOutline
+from relatex.writing.plan import ThemeOutline, WritingPlan
 from relatex.writing.title_topics import draft_topic
 
 THEME = ThemeOutline(id=0, label="dense retrieval", terms=("dense retrieval", "query expansion"), keys=("a", "b"))
@@ -162,3 +162,12 @@ def test_a_closing_says_a_purpose_with_a_gerund_and_never_a_bare_container() -> 
     assert _compressions("can automatically derive a mixture", action=True) == []
     assert _compressions("show empirically, through experiments", action=True) == []
     assert _compressions("optimizes the policy for logging data so", action=True) == []
+
+
+def test_an_aspect_that_restates_the_theme_is_not_its_closing() -> None:
+    theme = ThemeOutline(id=0, label="related-work sections", terms=("related-work sections",), keys=())
+    plan = WritingPlan(draft_title="", draft_abstract="", papers={}, themes=(theme,))
+    circular = DraftAspect("clause", "", "a writer drafts a related-work section")
+    other = DraftAspect("action", "our system", "retrieves candidate papers")
+    assert assign_aspects(plan, [theme], [circular]) == {}
+    assert assign_aspects(plan, [theme], [circular, other])[0][0] == other
