@@ -210,17 +210,21 @@ OF_NOUNS = frozenset({"design", "implementation", "evaluation", "analysis", "imp
                       "state"})  # "state | of the art"
 
 
-_FINITE = re.compile(
-    r"\b(?:is|are|was|were|be|been|can|could|may|might|will|would|should|must|has|have|had|do|does|did|"
-    r"(?:outperform|improve|achieve|yield|reduce|increase|perform|lead|help|capture|match|reach|provide|work|hold|"
-    r"remain|depend|correlate|generali[sz]e|benefit|beat|fail|affect|rely|enable|allow|find|show|exceed|surpass|"
-    r"converge|scale|produce|make|give|require|need|lower|raise|boost|hurt|degrade|vary|differ|agree|predict|"
-    r"explain|contribute|apply|transfer|suffer|miss|cover|learn|generate|tend)(?:s|es|ed|d)?)\b", re.I)
+AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "can", "could", "may", "might", "will", "would",
+                         "should", "must", "has", "have", "had", "do", "does", "did"})
+# verbs a clause stands on, in their base form; inflected forms are matched by FINITE_FORM's suffix group
+_FINITE_VERBS = ("outperform|improve|achieve|yield|reduce|increase|perform|lead|help|capture|match|reach|provide|"
+                 "work|hold|remain|depend|correlate|generali[sz]e|benefit|beat|fail|affect|rely|enable|allow|find|"
+                 "show|exceed|surpass|converge|scale|produce|make|give|require|need|lower|raise|boost|hurt|degrade|"
+                 "vary|differ|agree|predict|explain|contribute|apply|transfer|suffer|miss|cover|learn|generate|tend")
+# group "aux": an auxiliary; group "base": a verb's base form, the whole match with its suffix ("outperforms")
+FINITE_FORM = re.compile(rf"\b(?:(?P<aux>{'|'.join(sorted(AUXILIARIES))})|(?P<base>{_FINITE_VERBS})(?:s|es|ed|d)?)\b",
+                         re.I)
 
 
 def has_finite_verb(clause: str) -> bool:
     """Whether a clause has a verb it can stand on ("X outperforms Y"), not just a noun phrase."""
-    return bool(_FINITE.search(" ".join(clause.split()[1:])))
+    return bool(FINITE_FORM.search(" ".join(clause.split()[1:])))
 
 
 def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:

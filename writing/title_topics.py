@@ -6,17 +6,9 @@ from __future__ import annotations
 
 import re
 
-from relatex.writing.contributions import has_finite_verb, head_word, keeps_case, with_article
+from relatex.writing.contributions import FINITE_FORM, has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
-_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "can", "could", "may", "might", "will", "would",
-                          "should", "must", "has", "have", "had", "do", "does", "did"})
-_FINITE_FORM = re.compile(r"\b((?:" + "|".join(sorted(_AUXILIARIES)) + r")|(?:outperform|improve|achieve|yield|reduce|"
-                          r"increase|perform|lead|help|capture|match|reach|provide|work|hold|remain|depend|correlate|"
-                          r"generali[sz]e|benefit|beat|fail|affect|rely|enable|allow|find|show|exceed|surpass|converge|"
-                          r"scale|produce|make|give|require|need|lower|raise|boost|hurt|degrade|vary|differ|agree|"
-                          r"predict|explain|contribute|apply|transfer|suffer|miss|cover|learn|generate|tend))"
-                          r"(?:s|es|ed|d)?\b", re.I)
 _PLURAL_NOUNS = frozenset({"needs", "works", "matches", "scales", "benefits", "transfers"})  # "Information Needs"
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
@@ -31,9 +23,11 @@ def _claims(title: str) -> bool:
     not a part of a compound ("User-Generated") nor a bare form a title uses as a noun ("Web-to-Voice
     Transfer for ...")."""
     rest = re.sub(r"\w+(?:-\w+)+", "compound", " ".join(title.split()[1:]))
-    return any(m.group(0).lower() in _AUXILIARIES or (m.group(0).lower() != m.group(1).lower()
-                                                      and m.group(0).lower() not in _PLURAL_NOUNS)
-               for m in _FINITE_FORM.finditer(rest))
+    for match in FINITE_FORM.finditer(rest):
+        word = match.group(0).lower()
+        if match.group("aux") or (word != match.group("base").lower() and word not in _PLURAL_NOUNS):
+            return True
+    return False
 
 
 def title_topic(title: str, gerund: bool = False) -> str:
