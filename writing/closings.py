@@ -161,9 +161,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     def generic() -> str:
         if not topic or "topic" in used:
             return ""  # the draft's title is named once per section, not at the end of every paragraph
-        sentence = pick(CLOSING_GENERIC).format(term=term, topic=topic)
-        if topic.split()[0].endswith("ing"):  # "our work on optimizing hyper-phrase queries"
-            sentence = sentence.replace("our study of", "our work on").replace("Our study of", "Our work on")
+        study = "work on" if topic.split()[0].endswith("ing") else "study of"
+        sentence = pick(CLOSING_GENERIC).format(term=term, topic=topic, study=study)
         if not well_formed(sentence):
             return ""
         used.add("topic")

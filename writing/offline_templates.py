@@ -114,10 +114,11 @@ CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
     "The connection to our work lies in the step where {clause}.",
     "This line of work bears directly on one step of our approach: {clause}.",
 )
-CLOSING_GENERIC = (  # the draft's abstract says nothing usable; {topic}: the draft's title as a noun phrase
-    "These works on {term} are background to our study of {topic}.",
-    "Our study of {topic} draws on this work on {term}.",
-    "This work on {term} provides context for our study of {topic}.",
+CLOSING_GENERIC = (  # the draft's abstract says nothing usable; {topic}: the draft's title as a noun phrase,
+    # {study}: "study of" ("work on" before a gerund: "our work on optimizing hyper-phrase queries")
+    "These works on {term} are background to our {study} {topic}.",
+    "Our {study} {topic} draws on this work on {term}.",
+    "This work on {term} provides context for our {study} {topic}.",
 )
 
 
