@@ -172,12 +172,14 @@ def _acl_records(wanted: set[str], distractors: int, rng: random.Random) -> list
     return records
 
 
-def load_acl(distractors: int, drafts: int, rng: random.Random) -> tuple[list[PaperRecord], list[Task], AclCitationIndex]:
+def load_acl(distractors: int, drafts: int, rng: random.Random,
+             with_abstracts: bool = False) -> tuple[list[PaperRecord], list[Task], AclCitationIndex]:
     """Anthology records of every citing and cited paper plus same-era distractors (<= 2016).
 
     Papers of that era have no abstract in the Anthology file: the cited papers get theirs from
-    ScisummNet; a draft (citing paper) is represented by its title only. ``drafts`` citing papers
-    with at least 5 cited ACL papers are drawn in each half (split by the citing paper's ACL id).
+    ScisummNet; a draft (citing paper) is represented by its title only, unless it is a ScisummNet
+    paper itself. ``drafts`` citing papers with at least 5 cited ACL papers are drawn in each half
+    (split by the citing paper's ACL id); ``with_abstracts`` draws only citing papers with an abstract.
     """
     pairs = _acl_pairs()
     records = _acl_records({a for a, _ in pairs} | {b for _, b in pairs}, distractors, rng)
@@ -187,7 +189,7 @@ def load_acl(distractors: int, drafts: int, rng: random.Random) -> tuple[list[Pa
     for citing, cited in index.cites.items():
         draft = by_acl.get(citing)
         refs = sorted({by_acl[c].id for c in cited if c in by_acl})
-        if draft is not None and len(refs) >= 5:
+        if draft is not None and len(refs) >= 5 and (draft.abstract or not with_abstracts):
             candidates.append(Task(citing, draft.title, draft.abstract or "", refs, {draft.id}, [], half_of(citing)))
     candidates.sort(key=lambda t: t.name)  # set order varies between runs: sort before sampling
     rng.shuffle(candidates)

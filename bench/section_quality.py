@@ -25,8 +25,12 @@ With ``--dataset acl`` the drafts are ACL Anthology citing papers (title only: p
 era have no abstract in the Anthology file) and the gold references are the ScisummNet papers
 they cite, from the real citation edges, which the graph step may follow (minus the draft's own
 edges); split by the citing paper's ACL id. There is no gold related-work text, so no ROUGE.
+``--acl-abstracts`` drafts only the citing papers that are ScisummNet papers themselves, whose
+abstracts ScisummNet has (a title and an abstract, as the ACM-CR drafts). The ScisummNet gold holds
+only the references among ScisummNet's ~1,000 papers (about 6 per draft), so each section also
+reports its precision ceiling: min(gold, K) / K, the best precision a section of its size can reach.
 
-    python bench/section_quality.py [--dataset acm|acl] [--distractors 3000] [--floors 0 0.7 0.8] [--seeded]
+    python bench/section_quality.py [--dataset acm|acl [--acl-abstracts]] [--distractors 3000] [--floors 0 0.7 0.8] [--seeded]
         [--embedder minilm|hashing] [--embed-cache .cache/section-quality-embed.pkl]
         [--cited-weights 0.5 0.7 0.8 0.9]   (with --seeded: the development half's sweep of selection.cited_weight)
 """
@@ -159,6 +163,8 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "doi": task.name, "papers_selected": len(selection.papers), "cited": k,
         "precision": pr(new_ids, gold)[0], "recall": pr(new_ids, gold)[1],
         "hybrid_precision": pr(hybrid, gold)[0], "hybrid_recall": pr(hybrid, gold)[1],
+        # the best precision a section of this size can reach: the gold may hold fewer papers than it cites
+        "gold": len(gold), "precision_ceiling": min(len(gold), k) / k if k else 0.0,
         "sentences_judged": len(sentences),
         "supported": sum(1 for v in sentences.values() if v == SUPPORTED),
         "labels": dict(Counter(sentences.values())),
@@ -253,6 +259,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "sections": len(rows), "cited_per_section": avg("cited"),
         "precision": avg("precision"), "recall": avg("recall"),
         "hybrid_precision": avg("hybrid_precision"), "hybrid_recall": avg("hybrid_recall"),
+        "gold_per_section": avg("gold"), "precision_ceiling": avg("precision_ceiling"),
         "support_rate": round(sum(r["supported"] for r in rows) / judged, 4) if judged else 0.0,
         "labels": dict(labels),
         # sentences citing only papers without an abstract cannot be checked (a title alone is too little)
@@ -290,7 +297,7 @@ def corpus(args: argparse.Namespace, tmp: Path, embedder: Any) -> Iterator[tuple
             sources = default_sources(kb)
             yield kb, tasks, queries, lambda task: sources
         return
-    records, tasks, index = load_acl(args.distractors, args.acl_drafts, random.Random(7))
+    records, tasks, index = load_acl(args.distractors, args.acl_drafts, random.Random(7), args.acl_abstracts)
     id_map = {k: r.id for r in records if r.url for k in [acl_id_from_url(r.url)] if k}
     with build_kb(records, tmp / "acl", 512, embedder) as kb:
         local = default_sources(kb)
@@ -303,6 +310,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--dataset", choices=("acm", "acl"), default="acm")
     parser.add_argument("--distractors", type=int, default=3000)
     parser.add_argument("--acl-drafts", type=int, default=40, help="ACL drafts drawn in each half")
+    parser.add_argument("--acl-abstracts", action="store_true",
+                        help="ACL drafts made of a title and an abstract: only the citing papers that are "
+                             "ScisummNet papers themselves, which have one (21 test / 20 development drafts)")
     parser.add_argument("--floors", type=float, nargs="+", default=[],
                         help="also measure these relevance floors on the development half, and name the one "
                              "the calibration rule picks (the product's graph.relevance_floor is the lowest "
@@ -323,7 +333,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="default: bench/results/section_quality[_acl][_seeded].json")
     args = parser.parse_args(argv)
     if args.out is None:
-        suffix = ("_acl" if args.dataset == "acl" else "") + ("_seeded" if args.seeded else "")
+        suffix = ("_acl" if args.dataset == "acl" else "") + ("_abstracts" if args.acl_abstracts else "") \
+            + ("_seeded" if args.seeded else "")
         args.out = RESULTS.with_name(f"section_quality{suffix}.json")
     from rouge_score import rouge_scorer
 
@@ -338,6 +349,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     result: dict[str, Any] = {"dataset": args.dataset, "embedder": embedder_name, "distractors": args.distractors,
                               "seeded": args.seeded, "selection": {k: v for k, v in vars(base).items()
                                                                    if isinstance(v, (int, float, str))}}
+    if args.dataset == "acl":
+        result["acl_drafts"] = "title and abstract" if args.acl_abstracts else "title only"
     with tempfile.TemporaryDirectory() as tmp, corpus(args, Path(tmp), embedder) as (kb, tasks, queries,
                                                                                    sources_for):
         if embedder is not None:

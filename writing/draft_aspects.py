@@ -29,6 +29,9 @@ _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\
 _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
 _SUBORDINATE = re.compile(r"^(?:although|though|while|whereas|since|because|if|when|as|unless|it|this|these|they|"
                           r"such|the (?:objective|goal|aim|task|problem|purpose) is)\b", re.I)
+# a sentence citing other work speaks of that work ("In Lin and Och (2004), we proposed ..."), not the draft's
+_CITES_OTHER_WORK = re.compile(r"\\cite|\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|"
+                               r"\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)")
 _LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through)\s[^,]{3,80},\s*", re.I)
 
 
@@ -87,13 +90,14 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
     "We present a system that reads X, retrieves Y and selects Z" gives three actions of "our
     system"; "A checker flags citations ..." gives a clause. Background sentences (by their
     rhetorical role) give none: they describe the field, not the draft's work."""
-    text = re.sub(r"\\[a-zA-Z]+\*?(?:\{\})?", lambda m: m.group(0)[1:].replace("{}", ""), abstract or "")
+    text = re.sub(r"\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^{}]*\}", "[0]", abstract or "")  # a citation stays visible
+    text = re.sub(r"\\[a-zA-Z]+\*?(?:\{\})?", lambda m: m.group(0)[1:].replace("{}", ""), text)
     text = " ".join(text.replace("{", "").replace("}", "").split())
     out: list[DraftAspect] = []
     sentences = sentences_of(text)
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
-        if role == BACKGROUND:
-            continue  # the field and its gaps ("relevance is an essential concept"), not the draft's work
+        if role == BACKGROUND or _CITES_OTHER_WORK.search(sentence):
+            continue  # the field and its gaps ("relevance is an essential concept") or a cited work, not the draft's
         sentence = sentence.strip().rstrip(".")
         match = CONTRIBUTION.search(sentence)
         if match:

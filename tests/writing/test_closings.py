@@ -171,3 +171,10 @@ def test_an_aspect_that_restates_the_theme_is_not_its_closing() -> None:
     other = DraftAspect("action", "our system", "retrieves candidate papers")
     assert assign_aspects(plan, [theme], [circular]) == {}
     assert assign_aspects(plan, [theme], [circular, other])[0][0] == other
+
+
+def test_a_sentence_citing_other_work_is_no_aspect_of_the_draft() -> None:
+    abstract = ("We propose a ranking model for citation recommendation. In Lin and Och (2004), we proposed a "
+                "framework that automatically evaluated translation metrics. We extend the parser of [12] to "
+                "graphs. Our model also follows~\\cite{smith20} in reading full texts.")
+    assert [a.text for a in draft_aspects(abstract)] == ["propose a ranking model for citation recommendation"]
