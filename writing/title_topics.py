@@ -14,6 +14,7 @@ _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "a
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
 
 
+_NEEDS_NOUNS = frozenset({"information", "user", "users", "search", "searcher", "customer"})  # "User Needs": a noun
 _TITLE_VERBS = frozenset({"meets", "meet", "matters", "helps", "beats", "wins", "counts", "pays", "needs", "goes",
                           "fails", "revisited", "considered", "harmful", "vs", "versus"})
 
@@ -38,8 +39,9 @@ def title_topic(title: str, gerund: bool = False) -> str:
     if not 2 <= len(words) <= 12 or re.search(r"[:?!&]|\w\(", title):  # "Pathways &amp; Paws(Es)"
         return ""
     first = words[0].lower()
-    if first in _NOT_TOPIC_START or (first.endswith("ing") and not gerund) or _claims(title) or \
-            _TITLE_VERBS.intersection(w.lower() for w in words[1:]):
+    verbs = [w for before, w in zip(words, words[1:], strict=False) if w.lower() in _TITLE_VERBS
+             and not (w.lower() in _PLURAL_NOUNS and before.lower() in _NEEDS_NOUNS)]  # "Information Needs"
+    if first in _NOT_TOPIC_START or (first.endswith("ing") and not gerund) or _claims(title) or verbs:
         return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
     topic = " ".join(w if keeps_case(w) or _proper(w) else w.lower() for w in words)
     return f"the {topic}" if _RELATIONAL_HEAD.match(topic) else topic

@@ -58,6 +58,9 @@ def test_titles_with_a_verb_are_not_topics() -> None:
     assert title_topic("Bayesian Nonparametric Analysis of Markov Chains") == \
         "Bayesian nonparametric analysis of Markov chains"  # proper adjectives and names keep their capital
     assert title_topic("Creation of Topic Maps in Chinese") == "the creation of topic maps in Chinese"
+    assert title_topic("Attention Needs Structure") == ""
+    assert title_topic("Delivery Mechanisms for Prospective Information Needs") == \
+        "delivery mechanisms for prospective information needs"  # the needs of users: a noun
 
 
 def test_a_papers_title_is_said_whole_or_by_its_longer_half_with_its_article() -> None:
