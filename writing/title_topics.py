@@ -11,7 +11,8 @@ from relatex.writing.sentence_checks import MODIFIER_STARTS
 
 _PLURAL_NOUNS = frozenset({"needs", "works", "matches", "scales", "benefits", "transfers"})  # "Information Needs"
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
-                              "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from"})
+                              "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from",
+                              "my", "your", "our", "we", "i", "you", "let", "let's"})  # "My Phone and Me": a catchword
 
 
 _NEEDS_NOUNS = frozenset({"information", "user", "users", "search", "searcher", "customer"})  # "User Needs": a noun

@@ -51,7 +51,7 @@ def test_label_terms_sharing_a_word_are_said_once() -> None:
 
 
 def test_titles_with_a_verb_are_not_topics() -> None:
-    from relatex.writing.title_topics import title_topic
+    from relatex.writing.title_topics import paper_topic, title_topic
 
     assert title_topic("Information Extraction Meets Relation Databases") == ""
     assert title_topic("Term Necessity Prediction") == "term necessity prediction"
@@ -59,6 +59,7 @@ def test_titles_with_a_verb_are_not_topics() -> None:
         "Bayesian nonparametric analysis of Markov chains"  # proper adjectives and names keep their capital
     assert title_topic("Creation of Topic Maps in Chinese") == "the creation of topic maps in Chinese"
     assert title_topic("Attention Needs Structure") == ""
+    assert paper_topic("My Phone and Me: Understanding People's Receptivity to Mobile Notifications") == ""
     assert title_topic("Delivery Mechanisms for Prospective Information Needs") == \
         "delivery mechanisms for prospective information needs"  # the needs of users: a noun
 
