@@ -105,9 +105,11 @@ def new_papers(draft: DraftContext, kb: Any, params: SelectionParams, sources: A
 
 
 def hybrid_at(kb: Any, draft: DraftContext, k: int) -> list[str]:
-    """Hybrid search's top ``k`` for the draft's text, without the papers it already cites."""
+    """Hybrid search's top ``k`` for the draft's text, without the papers it already cites and
+    without the draft's own record (which the selection never proposes either)."""
     cited = {r.id for r in draft.cited.values()}
-    return [h.record.id for h in kb.search(draft.query_text(), k=k + len(cited) + 5) if h.record.id not in cited][:k]
+    return [h.record.id for h in kb.search(draft.query_text(), k=k + len(cited) + 5)
+            if h.record.id not in cited and not draft.is_self(h.record)][:k]
 
 
 def openings(latex: str) -> list[str]:

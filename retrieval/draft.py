@@ -63,6 +63,13 @@ class DraftContext:
             parts.append(self.sections[0][1][:2000])
         return ". ".join(parts)
 
+    def is_self(self, record: PaperRecord) -> bool:
+        """Whether a knowledge-base record is the draft itself (its preprint, an earlier version):
+        the same normalised title, of three words or more. Never related work to itself."""
+        mine = normalise_title(self.title)
+        return len(mine.split()) >= 3 and normalise_title(record.title) == mine and \
+            all(r.id != record.id for r in self.cited.values())
+
     def key_for(self, paper_id: str) -> str | None:
         """The draft's \\cite key of a paper, if the draft already cites it."""
         for key, record in self.cited.items():

@@ -68,6 +68,7 @@ class Expansion:
     cited_rank: dict[str, list[int]] = field(default_factory=dict)  # ranks as a neighbour of cited papers
     seeds: dict[str, float] = field(default_factory=dict)  # seed id -> personalisation weight
     cited_ids: dict[str, str] = field(default_factory=dict)  # record id -> draft key
+    self_ids: set[str] = field(default_factory=set)  # records of the draft itself, kept out of the graph
     timings: dict[str, float] = field(default_factory=dict)
 
 
@@ -127,6 +128,9 @@ def _add_seeds(graph: nx.DiGraph, draft: DraftContext, kb: Any, params: Any, exp
             continue
         for rank, hit in enumerate(kb.search(text, k=k, mode="hybrid")):
             record = hit.record
+            if draft.is_self(record):
+                exp.self_ids.add(record.id)
+                continue  # the draft's own record (a preprint) seeds nothing: its citers came after it
             new = add_paper(graph, record, hop=0, seed=True)
             if new or not graph.nodes[record.id]["reasons"]:
                 add_reason(graph, record.id, "search", label)
@@ -275,6 +279,9 @@ def expand(
     use_semantic = "semantic" in params.edge_types
     active = [s for s in sources if use_cites]
     _walk_hops(exp, kb, params, active, use_semantic, progress, cancel)
+    exp.self_ids.update(n for n, data in graph.nodes(data=True) if data.get("record") is not None
+                        and data["record"].source != "draft" and draft.is_self(data["record"]))
+    graph.remove_nodes_from(exp.self_ids & set(graph))  # also when reached through a neighbour
     exp.timings["hops"] = time.perf_counter() - t0
     _check(cancel)
     records = records_of(graph)

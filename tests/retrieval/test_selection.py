@@ -252,6 +252,34 @@ def test_front_matter_is_never_selected(tmp_path: Path) -> None:
         base.close()
 
 
+def test_the_drafts_own_record_is_never_its_related_work(tmp_path: Path) -> None:
+    """The knowledge base holds the draft itself (its preprint, cited by a later paper): it is
+    neither selected nor in the graph, so no paper comes in through it; a draft that cites a
+    record of the same title (its conference version) still discusses it."""
+    from relatex.retrieval.records import PaperRecord
+
+    base = build_kb(tmp_path / "kb")
+    try:
+        title = "Graph-Based Expansion for Citation Recommendation in Drafts"
+        abstract = "We recommend citations for a draft by expanding its references along the citation graph."
+        own = PaperRecord(id="doi:10.1/own", title=title, abstract=abstract, year=2021)
+        later = PaperRecord(id="doi:10.1/later", title="Follow-up on draft citation graphs",
+                            abstract="We extend graph-based citation recommendation for drafts.", year=2023,
+                            references=("doi:10.1/own",))
+        base.add_records([own, later])
+        draft = DraftContext(title=title.upper() + ".", abstract=abstract)
+        every = SelectionParams(breadth=40, depth=2, hops=1, diversity=0.0)
+        result = select_papers(draft, base, every)
+        chosen = {p.record.id for p in result.papers}
+        assert "doi:10.1/own" not in chosen and "doi:10.1/own" not in result.graph
+        assert all("doi:10.1/own" not in str(p.reasons) for p in result.papers)
+        assert len(chosen) > 5  # the rest of the knowledge base is still there
+        cites_it = DraftContext(title=title, abstract=abstract, cited={"own": own}, in_kb=frozenset({"own"}))
+        assert "doi:10.1/own" in {p.record.id for p in select_papers(cites_it, base, every).papers}
+    finally:
+        base.close()
+
+
 def test_papers_linked_to_two_seeds_pass_the_relevance_floor(kb: KnowledgeBase) -> None:
     """A parsing draft that cites two citation-recommendation papers: cr.4, which both of them cite,
     is far from the draft's text, so the floor drops it unless its citation links exempt it."""
