@@ -43,6 +43,7 @@ class Task:
     exclude: set[str]
     groups: list[tuple[str, ...]]
     half: str
+    year: int = 0  # the draft's year (ACL drafts; 0: unknown)
 
 
 def bib_blocks(path: Path) -> Iterator[str]:
@@ -190,7 +191,8 @@ def load_acl(distractors: int, drafts: int, rng: random.Random,
         draft = by_acl.get(citing)
         refs = sorted({by_acl[c].id for c in cited if c in by_acl})
         if draft is not None and len(refs) >= 5 and (draft.abstract or not with_abstracts):
-            candidates.append(Task(citing, draft.title, draft.abstract or "", refs, {draft.id}, [], half_of(citing)))
+            candidates.append(Task(citing, draft.title, draft.abstract or "", refs, {draft.id}, [], half_of(citing),
+                                   draft.year or 0))
     candidates.sort(key=lambda t: t.name)  # set order varies between runs: sort before sampling
     rng.shuffle(candidates)
     chosen = [t for half in HALVES for t in [c for c in candidates if c.half == half][:drafts]]

@@ -29,6 +29,8 @@ edges); split by the citing paper's ACL id. There is no gold related-work text, 
 abstracts ScisummNet has (a title and an abstract, as the ACM-CR drafts). The ScisummNet gold holds
 only the references among ScisummNet's ~1,000 papers (about 6 per draft), so each section also
 reports its precision ceiling: min(gold, K) / K, the best precision a section of its size can reach.
+Each ACL draft sees the knowledge base as it stood in its year (``bench/as_of.py``): papers published
+later are invisible to the searches and the citation edges (the knowledge base runs to 2016).
 
     python bench/section_quality.py [--dataset acm|acl [--acl-abstracts]] [--distractors 3000] [--floors 0 0.7 0.8] [--seeded]
         [--embedder minilm|hashing] [--embed-cache .cache/section-quality-embed.pkl]
@@ -54,6 +56,7 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
+from as_of import KnowledgeBaseAsOf, SourceAsOf  # noqa: E402
 from bench_embedders import CachedEmbedder, make_embedder  # noqa: E402
 from graph_bench_data import load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
@@ -86,6 +89,11 @@ HASHING = replace(PRODUCT, seed_hits=50, semantic_k=5, semantic_threshold=0.3)
 def pr(chosen: Sequence[str], gold: set[str]) -> tuple[float, float]:
     hits = len(set(chosen) & gold)
     return (hits / len(chosen) if chosen else 0.0, hits / len(gold) if gold else 0.0)
+
+
+def as_of(kb: Any, task: Task) -> Any:
+    """The knowledge base as it stood in the draft's year (ACL drafts), else the whole of it."""
+    return KnowledgeBaseAsOf(kb, task.year) if task.year else kb
 
 
 def draft_of(task: Task, kb: Any, seeded: bool, rng: random.Random) -> tuple[DraftContext, set[str]]:
@@ -135,6 +143,7 @@ def closings(latex: str) -> tuple[int, list[str]]:
 def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, params: SelectionParams, judge: Any,
               scorer: Any, seeded: bool, rng: random.Random) -> dict[str, Any]:
     """One section for ``task``'s draft; ``query`` holds the gold related-work text (ROUGE), when any."""
+    kb = as_of(kb, task)
     draft, gold = draft_of(task, kb, seeded, rng)
     selection = select_papers(draft, kb, params, sources=sources)
     project = LatexProject(root=Path("/nonexistent/draft.tex"), root_dir=Path("/nonexistent"), files={},
@@ -209,9 +218,10 @@ def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any]
         params = replace(base, relevance_floor=floor)
         rows = []
         for task in tasks:
-            draft, gold = draft_of(task, kb, seeded, random.Random(0))
-            chosen = new_papers(draft, kb, params, sources_for(task))
-            rows.append((*pr(chosen, gold), len(chosen), *pr(hybrid_at(kb, draft, len(chosen)), gold)))
+            view = as_of(kb, task)
+            draft, gold = draft_of(task, view, seeded, random.Random(0))
+            chosen = new_papers(draft, view, params, sources_for(task))
+            rows.append((*pr(chosen, gold), len(chosen), *pr(hybrid_at(view, draft, len(chosen)), gold)))
         p, r, size, hp, hr = (sum(row[i] for row in rows) / len(rows) for i in range(5))
         out[str(floor)] = {"precision": round(p, 4), "recall": round(r, 4),
                            "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "size": round(size, 1),
@@ -239,9 +249,10 @@ def sweep_cited_weight(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Ta
         params = replace(base, relevance_floor=floor, cited_weight=weight)
         rows = []
         for task in tasks:
-            draft, gold = draft_of(task, kb, True, random.Random(0))
-            chosen = new_papers(draft, kb, params, sources_for(task))
-            rows.append((*pr(chosen, gold), *pr(hybrid_at(kb, draft, len(chosen)), gold)))
+            view = as_of(kb, task)
+            draft, gold = draft_of(task, view, True, random.Random(0))
+            chosen = new_papers(draft, view, params, sources_for(task))
+            rows.append((*pr(chosen, gold), *pr(hybrid_at(view, draft, len(chosen)), gold)))
         means = [round(sum(r[i] for r in rows) / len(rows), 4) for i in range(4)]
         out[str(weight)] = dict(zip(("precision", "recall", "hybrid_precision", "hybrid_recall"), means, strict=True))
         print(f"cited_weight {weight}: {out[str(weight)]}", file=sys.stderr)
@@ -303,8 +314,8 @@ def corpus(args: argparse.Namespace, tmp: Path, embedder: Any) -> Iterator[tuple
     id_map = {k: r.id for r in records if r.url for k in [acl_id_from_url(r.url)] if k}
     with build_kb(records, tmp / "acl", 512, embedder) as kb:
         local = default_sources(kb)
-        yield kb, tasks, {}, lambda task: [*local, AclCitationSource(without_draft(index, task.name), kb,
-                                                                      id_map=id_map)]
+        yield kb, tasks, {}, lambda task: [SourceAsOf(s, task.year) if task.year else s for s in [
+            *local, AclCitationSource(without_draft(index, task.name), kb, id_map=id_map)]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
