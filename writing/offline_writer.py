@@ -36,6 +36,7 @@ from relatex.writing.closings import (
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
+    agree_singular,
     head_word,
     plural_head,
     plural_looking_head,
@@ -70,7 +71,7 @@ from relatex.writing.offline_templates import (
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
-from relatex.writing.title_topics import draft_topic, paper_topic
+from relatex.writing.title_topics import STUDY_KINDS, draft_topic, paper_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -93,6 +94,8 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
     verb = third if brief.single_author else base
     if "{verb3}" in template and re.search(r"\b(?:their|they)\b", phrase):
         template = "\\citet{{{key}}} {verb} {phrase}."  # not "The work of [x] describes their work ..."
+    if brief.single_author or "{verb3}" in template:
+        phrase = agree_singular(phrase)  # "extends the theory and devises techniques ..."
     if plural_head(phrase):  # "The first provable approximation guarantees are introduced by ..."
         template = template.replace("{Phrase} is ", "{Phrase} are ")
     elif "{Phrase} is " in template and plural_looking_head(phrase):
@@ -124,7 +127,10 @@ def _paper_sentence(
         title = " ".join(brief.record.title.split()).rstrip(".")
         topic = paper_topic(title)
         if topic:
-            work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT
+            kind = head_word(topic).lower() in STUDY_KINDS - {"studies"}  # "the analysis of X" is a work
+            if kind and topic.lower().startswith("the "):
+                topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."
+            work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT or kind
             if work and not re.match(r"(?:a|an|the)\s", topic, re.I):
                 topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
             templates = TITLE_WORK if work else TITLE_TOPIC

@@ -145,7 +145,7 @@ def draft_topic(title: str) -> str:
     for part in [joined, whole, *reversed(halves)]:
         part = _STUDY_OF.sub("", part)  # "our study of [a study of] ..."
         topic = title_topic(part, gerund=True) if part else ""
-        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS):
+        if _figurative(topic) or (topic and topic.split()[-1].lower() in STUDY_KINDS):
             continue  # "A Tale of Two Parsers", "A Reproducibility Study": not what the study is of
         if topic and len(topic.split()) >= 2:
             return topic
@@ -153,9 +153,9 @@ def draft_topic(title: str) -> str:
 
 
 # heads that name a kind of study: "our study of a reproducibility study" says nothing
-_STUDY_KINDS = frozenset({"study", "studies", "investigation", "exploration", "examination", "analysis", "survey",
+STUDY_KINDS = frozenset({"study", "studies", "investigation", "exploration", "examination", "analysis", "survey",
                           "review", "comparison", "evaluation", "assessment"})
-_STUDY_OF = re.compile(rf"^(?:(?:a|an|the)\s+)?(?:(?:[\w-]+\s+){{0,4}}?(?:{'|'.join(sorted(_STUDY_KINDS))})"
+_STUDY_OF = re.compile(rf"^(?:(?:a|an|the)\s+)?(?:(?:[\w-]+\s+){{0,4}}?(?:{'|'.join(sorted(STUDY_KINDS))})"
                        r"\s+(?:of|on|into)\s+)?", re.I)
 # a subtitle that names only a kind of work, and how it joins the title's subject
 _KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of", "evaluation": "of",

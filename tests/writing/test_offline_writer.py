@@ -442,6 +442,9 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
     event = said("Neu-IR: The SIGIR 2016 Workshop on Neural Information Retrieval", ("A. One", "B. Two"))
     assert event == {"\\citet{k} present the SIGIR 2016 workshop on neural information retrieval.",
                      "The SIGIR 2016 workshop on neural information retrieval is presented by \\citet{k}."}, event
+    analysis = said("Searching by Talking: Analysis of Voice Queries on Mobile Web Search", ("A. One",))
+    assert analysis == {"\\citet{k} presents an analysis of voice queries on mobile web search.",
+                        "An analysis of voice queries on mobile web search is presented by \\citet{k}."}, analysis
     report = said("Overview of the TREC 2019 Deep Learning Track", ("A. One", "B. Two"))
     assert "\\citet{k} present an overview of the TREC 2019 deep learning track." in report, report
     joined = said("Coarse-to-Fine n-Best Parsing and MaxEnt Discriminative Reranking", ("A. One", "B. Two"))
@@ -586,3 +589,15 @@ def test_a_between_is_never_left_with_one_side() -> None:
     title = "Modeling Users' Web Search Behavior and Their Cognitive Styles"
     said = [a.phrase for a in attempts(extract(abstract, title), title)]
     assert "the relationships between users' cognitive styles" not in said, said
+
+
+def test_a_second_verb_agrees_with_a_singular_subject_too() -> None:
+    from relatex.writing.contributions import agree_singular, third_person
+
+    assert agree_singular("the theory and devise techniques for relevance modeling") == \
+        "the theory and devises techniques for relevance modeling"
+    assert agree_singular("a corpus and annotate a subset of it") == "a corpus and annotates a subset of it"
+    for unchanged in ("the design and use of search logs", "precision and recall", "retrieval and ranking models"):
+        assert agree_singular(unchanged) == unchanged
+    assert [third_person(v) for v in ("apply", "approach", "devise", "employ")] == \
+        ["applies", "approaches", "devises", "employs"]
