@@ -73,7 +73,7 @@ _ADJECTIVES = frozenset(
     available new old deep shallow hard easy popular similar particular regular linear nonlinear modular
     various different important useful accurate appropriate adequate separate private latent joint implicit
     explicit hidden fine-grained high-quality known given shown seen made done taken found fake false true
-    short long bad free written chosen held kept built brought offline online top""".split()
+    short long bad free written chosen held kept built brought offline online top parallel""".split()
 )
 _HYPHEN_MODIFIERS = frozenset({"based", "scale", "shot", "level", "aware", "domain", "oriented", "grained", "free",
                                "like", "driven", "specific", "informed", "augmented", "supervised", "wise", "order",
