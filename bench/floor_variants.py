@@ -68,7 +68,7 @@ SHIPPED: Rule = selection.earned
 
 def measure(dataset: str, seeded: bool, rules: dict[str, Variant],
             embedder: CachedEmbedder) -> dict[str, Any]:
-    args = argparse.Namespace(dataset=dataset, distractors=3000, acl_drafts=40)
+    args = argparse.Namespace(dataset=dataset, distractors=3000, acl_drafts=40, acl_abstracts=False)
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp, \
             section_quality.corpus(args, Path(tmp), embedder) as (kb, tasks, _, sources_for):
