@@ -445,6 +445,8 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
     analysis = said("Searching by Talking: Analysis of Voice Queries on Mobile Web Search", ("A. One",))
     assert analysis == {"\\citet{k} presents an analysis of voice queries on mobile web search.",
                         "An analysis of voice queries on mobile web search is presented by \\citet{k}."}, analysis
+    task = said("Sentiment Analysis Using Support Vector Machines", ("A. One", "B. Two"))
+    assert not any("present" in sentence for sentence in task), task  # a task named "analysis" is no study
     report = said("Overview of the TREC 2019 Deep Learning Track", ("A. One", "B. Two"))
     assert "\\citet{k} present an overview of the TREC 2019 deep learning track." in report, report
     joined = said("Coarse-to-Fine n-Best Parsing and MaxEnt Discriminative Reranking", ("A. One", "B. Two"))
