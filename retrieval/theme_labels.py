@@ -300,6 +300,39 @@ def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
     return any(list(words[i:i + len(part)]) == list(part) for i in range(len(words) - len(part) + 1))
 
 
+def as_modifier_of(term: str, texts: Sequence[str]) -> str | None:
+    """For a hyphenated word led by an adjective ("related-work", "real-world") that the papers nearly
+    always write before a noun, the phrase with the noun they use most ("related-work sections"), or
+    "" when no noun recurs: a modifier names no theme alone. None: the word is no such modifier."""
+    first = term.split("-", 1)[0]
+    if " " in term or "-" not in term or not is_adjective_like(first):
+        return None
+    uses = [m.group(1) for text in texts
+            for m in re.finditer(rf"\b{re.escape(term)}\b(?:\s+([a-z][a-z-]*))?", text.lower())]
+    nouns = [w for w in uses if w and w not in STOPWORDS and not w.endswith("ly")]
+    if len(uses) < 2 or len(nouns) < 0.75 * len(uses):
+        return None
+    by_norm = Counter(_norm(w) for w in nouns)
+    head, count = by_norm.most_common(1)[0]
+    if count < 2:
+        return ""
+    forms = Counter(w for w in nouns if _norm(w) == head)
+    shown = max(forms, key=lambda w: (forms[w], w.endswith("s")))  # "sections" over "section" on a tie
+    return f"{term} {shown}"
+
+
+def _without_modifiers(weighted: Sequence[tuple[str, float]], texts: Sequence[str]) -> list[tuple[str, float]]:
+    """The class's weighted terms with each modifier said with its usual noun, or left out."""
+    out: list[tuple[str, float]] = []
+    for term, weight in weighted:
+        phrase = as_modifier_of(term, texts)
+        if phrase is None:
+            out.append((term, weight))
+        elif phrase:
+            out.append((phrase, weight))
+    return out
+
+
 def label_communities(
     communities: Sequence[Sequence[str]],
     records: Mapping[str, PaperRecord],
@@ -317,8 +350,9 @@ def label_communities(
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
+        weighted = _without_modifiers(weights.get(c, []), texts[c])
         terms = tuple(count_noun_plural(t, texts[c])
-                      for t in label_terms(weights.get(c, []), titles, papers_terms, n_terms, spellings))
+                      for t in label_terms(weighted, titles, papers_terms, n_terms, spellings))
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))
     return out

@@ -157,3 +157,14 @@ def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("language model", ["We train a language model on news."]) == "language models"
     for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
         assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept
+
+
+def test_a_hyphenated_modifier_is_named_with_its_usual_noun() -> None:
+    from relatex.retrieval.theme_labels import as_modifier_of
+
+    texts = ["We propose related-work summarisation as a new task: producing the related-work section of a paper.",
+             "We assemble a corpus of related-work sections.", "A model writes the related-work paragraph."]
+    assert as_modifier_of("related-work", texts) == "related-work sections"
+    assert as_modifier_of("related-work", texts[2:] + ["the related-work generation"]) == ""  # no noun recurs
+    assert as_modifier_of("summarisation", texts) is None  # not a hyphenated modifier
+    assert as_modifier_of("state-of-the-art", ["beats the state-of-the-art.", "the state-of-the-art, BM25"]) is None
