@@ -270,32 +270,6 @@ def ing_form(verb: str) -> str:
     return gerund_of(low[:-1] if low.endswith("s") else low)
 
 
-def third_person(verb: str) -> str:
-    """The third-person singular of a base verb: "devise" -> "devises", "apply" -> "applies"."""
-    low = verb.lower()
-    if re.search(r"[^aeiou]y$", low):
-        return low[:-1] + "ies"
-    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
-        return low + "es"
-    return low + "s"
-
-
-# a second verb phrase joined to the first ("extend the theory and devise techniques for ..."),
-# not a noun ("the design and use of ...": a verb does not open an of-phrase)
-_NOUN_TOO = frozenset({"use", "study", "design", "report", "focus", "release", "show", "train", "offer", "cover",
-                       "find", "address", "leverage", "survey", "fine-tune", "pretrain"})  # "the design and use of"
-_COORDINATED_VERB = re.compile(
-    rf"\b(?:and|or)\s+(?P<verb>(?!(?:{'|'.join(sorted(_NOUN_TOO))})\b)(?:{_VERB_ALT}|devise|derive))\b"
-    r"(?=\s+(?!(?:of|for|in|to|and|or|with|on|at|by)\b)[a-z])", re.I)
-
-
-def agree_singular(phrase: str) -> str:
-    """A verb phrase said after a singular subject: its coordinated base verbs inflected too
-    ("extends the theory and devises techniques", not "... and devise techniques")."""
-    return _COORDINATED_VERB.sub(lambda m: m.group(0)[: m.start("verb") - m.start()] + third_person(m.group("verb")),
-                                 phrase)
-
-
 def gerund_of(verb: str) -> str:
     """The -ing form of a base verb: "enhance" -> "enhancing", "address" -> "addressing"."""
     low = verb.lower()

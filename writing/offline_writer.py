@@ -22,6 +22,7 @@ import re
 from collections.abc import Sequence
 
 from relatex.analysis.sentences import split_sentences
+from relatex.writing.agreement import agree_singular
 from relatex.writing.closings import (
     Style,
     assign_aspects,
@@ -36,7 +37,6 @@ from relatex.writing.closings import (
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
-    agree_singular,
     head_word,
     plural_head,
     plural_looking_head,

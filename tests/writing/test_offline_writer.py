@@ -594,7 +594,7 @@ def test_a_between_is_never_left_with_one_side() -> None:
 
 
 def test_a_second_verb_agrees_with_a_singular_subject_too() -> None:
-    from relatex.writing.contributions import agree_singular, third_person
+    from relatex.writing.agreement import agree_singular, third_person
 
     assert agree_singular("the theory and devise techniques for relevance modeling") == \
         "the theory and devises techniques for relevance modeling"
