@@ -19,8 +19,9 @@ def visible(record: PaperRecord, year: int) -> bool:
 
 
 class KnowledgeBaseAsOf:
-    """A knowledge base whose searches see only papers published by ``year``; everything else
-    is the wrapped knowledge base's."""
+    """A knowledge base whose searches see only papers published by ``year`` (each search asks the
+    wrapped one for 3k + 30 hits and keeps the first k visible ones); everything else is the
+    wrapped knowledge base's."""
 
     def __init__(self, kb: Any, year: int) -> None:
         self._kb = kb
