@@ -11,6 +11,7 @@ import logging
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -63,10 +64,14 @@ class DraftContext:
             parts.append(self.sections[0][1][:2000])
         return ". ".join(parts)
 
+    @cached_property
+    def _normalised_title(self) -> str:
+        return normalise_title(self.title)
+
     def is_self(self, record: PaperRecord) -> bool:
         """Whether a knowledge-base record is the draft itself (its preprint, an earlier version):
         the same normalised title, of three words or more. Never related work to itself."""
-        mine = normalise_title(self.title)
+        mine = self._normalised_title
         return len(mine.split()) >= 3 and normalise_title(record.title) == mine and \
             all(r.id != record.id for r in self.cited.values())
 

@@ -30,7 +30,7 @@ _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:t
 _SUBORDINATE = re.compile(r"^(?:although|though|while|whereas|since|because|if|when|as|unless|it|this|these|they|"
                           r"such|the (?:objective|goal|aim|task|problem|purpose) is)\b", re.I)
 # a sentence citing other work speaks of that work ("In Lin and Och (2004), we proposed ..."), not the draft's
-_CITES_OTHER_WORK = re.compile(r"\\cite|\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|"
+_CITES_OTHER_WORK = re.compile(r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|"
                                r"\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)")
 _LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through)\s[^,]{3,80},\s*", re.I)
 

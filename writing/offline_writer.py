@@ -71,7 +71,7 @@ from relatex.writing.offline_templates import (
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
-from relatex.writing.title_topics import STUDY_KINDS, draft_topic, paper_topic
+from relatex.writing.title_topics import draft_topic, names_a_study, paper_topic
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -113,8 +113,6 @@ def _is_noun_phrase(contribution: Contribution) -> bool:
     )
 
 
-# a title naming a study of something ("Analysis of Voice Queries on ...") is presented, not studied
-_STUDY_OF_THING = re.compile(rf"(?:the\s+)?(?:{'|'.join(sorted(STUDY_KINDS - {'studies'}))})\s+of\s", re.I)
 # a title naming an event or a report is presented, not studied ("present the SIGIR 2016 workshop on ...")
 _EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "track", "proceedings", "keynote"})
 
@@ -129,7 +127,7 @@ def _paper_sentence(
         title = " ".join(brief.record.title.split()).rstrip(".")
         topic = paper_topic(title)
         if topic:
-            kind = bool(_STUDY_OF_THING.match(topic))  # "(the) analysis of X" is a work; "sentiment analysis" is not
+            kind = names_a_study(topic)  # "(the) analysis of X" is a work; "sentiment analysis" is not
             if kind and topic.lower().startswith("the "):
                 topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."
             work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT or kind

@@ -145,7 +145,7 @@ def draft_topic(title: str) -> str:
     for part in [joined, whole, *reversed(halves)]:
         part = _STUDY_OF.sub("", part)  # "our study of [a study of] ..."
         topic = title_topic(part, gerund=True) if part else ""
-        if _figurative(topic) or (topic and topic.split()[-1].lower() in STUDY_KINDS):
+        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS):
             continue  # "A Tale of Two Parsers", "A Reproducibility Study": not what the study is of
         if topic and len(topic.split()) >= 2:
             return topic
@@ -153,10 +153,20 @@ def draft_topic(title: str) -> str:
 
 
 # heads that name a kind of study: "our study of a reproducibility study" says nothing
-STUDY_KINDS = frozenset({"study", "studies", "investigation", "exploration", "examination", "analysis", "survey",
+_STUDY_KINDS = frozenset({"study", "studies", "investigation", "exploration", "examination", "analysis", "survey",
                           "review", "comparison", "evaluation", "assessment"})
-_STUDY_OF = re.compile(rf"^(?:(?:a|an|the)\s+)?(?:(?:[\w-]+\s+){{0,4}}?(?:{'|'.join(sorted(STUDY_KINDS))})"
+_STUDY_OF = re.compile(rf"^(?:(?:a|an|the)\s+)?(?:(?:[\w-]+\s+){{0,4}}?(?:{'|'.join(sorted(_STUDY_KINDS))})"
                        r"\s+(?:of|on|into)\s+)?", re.I)
+# a topic that is a study of something ("(the) analysis of voice queries"), not one headed by a
+# task that a study word names ("sentiment analysis using ...")
+_STUDY_OF_THING = re.compile(rf"(?:the\s+)?(?:{'|'.join(sorted(_STUDY_KINDS - {'studies'}))})\s+of\s", re.I)
+
+
+def names_a_study(topic: str) -> bool:
+    """Whether a title topic names a study of something: a paper presents it, it does not study it."""
+    return bool(_STUDY_OF_THING.match(topic))
+
+
 # a subtitle that names only a kind of work, and how it joins the title's subject
 _KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of", "evaluation": "of",
               "investigation": "of", "review": "of", "overview": "of", "examination": "of", "assessment": "of",
