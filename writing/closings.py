@@ -23,6 +23,7 @@ from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CL
 from relatex.writing.phrase_attempts import purpose_as_gerund
 from relatex.writing.plan import ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import MODIFIER_STARTS, UNSPECIFIC, phrase_complete, vague, well_formed
+from relatex.writing.title_topics import names_an_artefact
 
 T = TypeVar("T")
 
@@ -162,7 +163,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         if not topic or "topic" in used:
             return ""  # the draft's title is named once per section, not at the end of every paragraph
         study = "work on" if topic.split()[0].endswith("ing") else "study of"
-        sentence = pick(CLOSING_GENERIC).format(term=term, topic=topic, study=study)
+        if names_an_artefact(topic):
+            study = ""  # "our new approach for aligning parallel texts", not a study of it
+        sentence = " ".join(pick(CLOSING_GENERIC).format(term=term, topic=topic, study=study).split())
         if not well_formed(sentence):
             return ""
         used.add("topic")

@@ -69,15 +69,21 @@ _REPORT_HEAD = re.compile(
     r"across|about|towards?)\b|\s*$|,)", re.I)
 
 
+# the comma of a grouped number ("50,000 sentences"): the phrase patterns stop at commas
+_GROUPING_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+GROUPING_COMMA = "\u201a"
+
+
 def mask_inner_periods(sentence: str) -> str:
-    """The sentence with every period but a final one masked (abbreviations, decimals, initials)."""
-    body = sentence.rstrip()
+    """The sentence with every period but a final one masked (abbreviations, decimals, initials),
+    and the commas of grouped numbers ("50,000")."""
+    body = _GROUPING_COMMA.sub(GROUPING_COMMA, sentence.rstrip())
     end = len(body) - 1 if body.endswith(".") else len(body)
     return body[:end].replace(".", INNER_PERIOD) + body[end:]
 
 
 def unmask(text: str) -> str:
-    return text.replace(INNER_PERIOD, ".")
+    return text.replace(INNER_PERIOD, ".").replace(GROUPING_COMMA, ",")
 
 
 def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) -> dict[str, object] | None:

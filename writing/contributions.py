@@ -145,8 +145,11 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
         # "the importance | of web pages": an of-phrase completes its noun, cut elsewhere if possible
         cuts = [i for i in cuts if not needs_of(words[:i], words[i:]) and i >= 0.6 * max_words] or cuts
         words = words[:cuts[-1]] if cuts else words[:max_words]
-    # do not end on a dangling function word, adverb or "capable of"
-    while words and _dangling(words[-1]):
+    # do not end on a dangling function word, adverb or "capable of", nor on a count without its noun
+    counted = False
+    while words and (_dangling(words[-1]) or _count_without_noun(words)
+                     or (counted and words[-1].lower() in COUNT_LEADS)):
+        counted = counted or _count_without_noun(words)
         words.pop()
     return " ".join(words).strip(" ,;:-")
 
@@ -239,6 +242,18 @@ def _dangling(word: str) -> bool:
     if INNER_PERIOD in low or low.endswith("."):
         return True  # "to U.S.", "components, i.e.": an abbreviation cannot end a phrase
     return low in DANGLING or low.endswith("ly") or (low.endswith("ed") and len(low) > 4 and low != "need")
+
+
+# words after which a number counts something the phrase must name ("over 10,000 [users]"); not
+# "of" or "by": "an F-score of 91.5" and "improves by 3.2" are whole
+COUNT_LEADS = frozenset({"roughly", "about", "approximately", "nearly", "almost", "around", "over", "some", "than",
+                         "on", "with", "from", "under"})
+
+
+def _count_without_noun(words: Sequence[str]) -> bool:
+    """A phrase cut after a number that counted something ("trained on roughly 50,000 | sentences")."""
+    return len(words) > 1 and re.fullmatch(r"\d[\d,.\u201a\u2024]*", words[-1].strip(",;:")) is not None \
+        and words[-2].lower() in COUNT_LEADS
 
 
 def _strip_leading(phrase: str) -> str:

@@ -12,7 +12,7 @@ import re
 from relatex.analysis.sentences import split_sentences
 from relatex.retrieval.communities import STOPWORDS
 from relatex.retrieval.theme_labels import is_adjective_like
-from relatex.writing.contributions import DANGLING, has_finite_verb, keeps_case
+from relatex.writing.contributions import COUNT_LEADS, DANGLING, has_finite_verb, keeps_case
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
 
@@ -117,6 +117,15 @@ def _dangles(last: str, before: str) -> bool:
     return last in _ARTICLES_AND_LINKS
 
 
+# two function words that cannot follow each other ("the and", "a of", "and but", "of of"); "of the",
+# "and a", "or of" are how English joins phrases
+_DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a|an)|(?:and|or|but|of)\s+(?:and|or|but)|"
+                                    r"of\s+of)\b", re.I)
+_RUN_TOGETHER = re.compile(r"\b[a-z]{4,}(?:the|this|these)\b")  # lower case: "Forsythe" is a name
+_WORDS_ENDING_THE = frozenset({"breathe", "loathe", "clothe", "soothe", "seethe", "scythe", "writhe", "sheathe",
+                               "teethe", "absinthe", "unclothe", "bequeathe"})
+
+
 def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
     """Why the sentence is not a whole, well-formed sentence ("" when it is); ``verbs`` are words
     known to be verbs here (a closing's action from the draft: "our system expands ...")."""
@@ -131,6 +140,9 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return "unbalanced quotes or brackets"
     if "\u2026" in text or re.search(r"\s[,;:.]", text):
         return "a word removed"
+    if glued := _RUN_TOGETHER.search(text):  # text extracted from a PDF: "a system for identifythe relations"
+        if glued.group(0).lower() not in _WORDS_ENDING_THE:
+            return f"words run together ('{glued.group(0)}')"
     if not _has_main_verb(text) and not verbs.intersection(w.lower() for w in text.split()):
         return "no main verb"
     words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.'-]*", text.rstrip(".!?;: "))
@@ -150,7 +162,7 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return f"ends on the verb '{words[-1]}' without its object"
     if re.search(r"\bboth\s+(?!of\b)\w", text, re.I) and not re.search(r"\bboth\b.*\band\b", text, re.I):
         return "'both' without its 'and'"
-    if re.search(r"\b(?:and|or|but|of|the|a|an)\s+(?:and|or|but|of|the|a|an)\b", text, re.I):
+    if _DOUBLED_FUNCTION_WORD.search(text):
         return "doubled function word"
     return ""
 
@@ -179,6 +191,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}'"
     if before in _ENDING_PREPOSITIONS and is_adjective_like(last):
         return f"ends on '{before} {last}' without its noun"
+    if re.fullmatch(r"\d[\d,.]*", last) and before in COUNT_LEADS:  # "trained on roughly 50[,000 sentences]"
+        return f"ends on the count '{before} {last}' without what it counts"
     if before == "of" and last == "state":  # "an evaluation of state [of the art ...]"
         return "ends on 'of state', a cut 'state of the art'"
     if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:

@@ -167,6 +167,13 @@ def names_a_study(topic: str) -> bool:
     return bool(_STUDY_OF_THING.match(topic))
 
 
+def names_an_artefact(topic: str) -> bool:
+    """Whether a draft's title topic names the artefact the draft builds ("new approach for aligning
+    parallel texts"): the draft is it ("our new approach for ..."), not a study of it."""
+    head = re.split(r"\s(?:for|of|to|with|in|on|based|using|via|that)\s", f" {topic} ", maxsplit=1)[0].split()
+    return bool(head) and head[0].lower() not in {"a", "an", "the"} and head[-1].lower() in _ARTEFACT_HEADS
+
+
 # a subtitle that names only a kind of work, and how it joins the title's subject
 _KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of", "evaluation": "of",
               "investigation": "of", "review": "of", "overview": "of", "examination": "of", "assessment": "of",

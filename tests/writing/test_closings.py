@@ -182,3 +182,12 @@ def test_a_sentence_citing_other_work_is_no_aspect_of_the_draft() -> None:
                 "framework that automatically evaluated translation metrics. We extend the parser of [12] to "
                 "graphs. Our model also follows~\\cite{smith20} in reading full texts.")
     assert [a.text for a in draft_aspects(abstract)] == ["propose a ranking model for citation recommendation"]
+
+
+def test_a_title_naming_an_artefact_is_the_draft_not_a_study_of_it() -> None:
+    topic = draft_topic("K-Vec: A New Approach For Aligning Parallel Texts")
+    assert topic == "new approach for aligning parallel texts"
+    for seed in range(6):
+        text = closing(THEME, None, Style(random.Random(seed)), topic=topic)
+        assert "our new approach for aligning parallel texts" in text.replace("Our new", "our new"), text
+        assert "study of" not in text and "  " not in text

@@ -158,3 +158,37 @@ def test_a_method_sentence_needs_a_noun_phrase() -> None:
     assert usable_method(Contribution(phrase="a ranking model", method="a joint tensor factorization"))
     assert not usable_method(Contribution(phrase="a link predictor", method='measures the "proximity" of nodes'))
     assert not usable_method(Contribution(phrase="a ranking model", method="ranking"))  # one word says nothing
+
+
+@pytest.mark.parametrize("sentence", [
+    r"The approach rests on statistical classifiers trained on roughly 50.",
+    r"\citet{a} collect a corpus of over 10,000.",
+    r"\citet{a} propose a system for identifythe semantic relationships.",  # words run together in a PDF
+])
+def test_a_cut_count_or_words_run_together_are_garbled(sentence: str) -> None:
+    assert garbled_reason(sentence), sentence
+
+
+@pytest.mark.parametrize("sentence", [
+    r"Their parser reaches an F-score of 91.5.",
+    r"\citet{a} evaluate on SemEval 2007.",
+    r"\citet{a} report results for the year 2000.",
+    r"\citet{a} study dialogues collected by Forsythe.",  # a name, not words run together
+])
+def test_a_number_ending_a_whole_phrase_is_not_garbled(sentence: str) -> None:
+    assert not garbled_reason(sentence), garbled_reason(sentence)
+
+
+def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.contributions import shorten
+
+    found = extract("We present a system for identifying the semantic relationships filled by the constituents of "
+                    "a sentence. The system is based on statistical classifiers trained on roughly 50,000 sentences "
+                    "that were hand-annotated with semantic roles.", "Automatic Labeling of Semantic Roles")
+    assert found.method == "statistical classifiers"  # was "statistical classifiers trained on roughly 50"
+    found = extract("We present a parser for German. The parser is based on a treebank of 40,000 sentences that were "
+                    "annotated by hand.", "A German Parser")
+    assert found.method == "a treebank of 40,000 sentences"  # was "a treebank of 40"
+    assert shorten("a corpus of over 10,000", 6) == "a corpus"  # a count without what it counts goes
+    assert shorten("an F-score of 91.5 on", 8) == "an F-score of 91.5"
