@@ -34,3 +34,18 @@ def agree_singular(phrase: str) -> str:
     ("extends the theory and devises techniques", not "... and devise techniques")."""
     return _COORDINATED_VERB.sub(lambda m: m.group(0)[: m.start("verb") - m.start()] + third_person(m.group("verb")),
                                  phrase)
+
+
+_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
+
+
+def singular_action(action: str) -> str:
+    """A "we" action said of "our work": its first verb inflected ("can" and the like stay), past
+    adverbs ("automatically derive"); "" when the action does not open on a verb in its base form."""
+    words = action.split()
+    i = next((j for j, w in enumerate(words) if not w.lower().endswith("ly")), len(words))
+    if i >= len(words) or words[i].lower() in _MODALS:
+        return action if i < len(words) else ""
+    if not re.fullmatch(r"[a-z][a-z\-]+", words[i]) or re.search(r"(?:ed|ing|s)$", words[i]):
+        return ""  # not a base verb: "we" of a plural verb only
+    return agree_singular(" ".join([*words[:i], third_person(words[i]), *words[i + 1:]]))

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from relatex.writing.agreement import singular_action
 from relatex.writing.contributions import shorten, without_asides
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, evaluation_only
@@ -83,13 +84,28 @@ def _theme_weights(plan: WritingPlan, theme: ThemeOutline) -> dict[str, float]:
     return weights
 
 
+def voices(aspect: DraftAspect) -> list[tuple[str, str, str]]:
+    """(subject, words, compression) for each way a closing can say ``aspect``: each compression
+    (:func:`_compressions`, longest first) after its own subject, and for "we" after "our work" with the verb
+    agreeing ("our work analyzes the role of ...": the draft's "we analyze the role of ..." is no
+    longer a run of it)."""
+    action = aspect.kind == "action"
+    texts = _compressions(aspect.text, action=action)
+    out: list[tuple[str, str, str]] = []
+    for text in texts:  # the longer compression first, whichever subject says it
+        out.append((aspect.subject, text, text))
+        if action and aspect.subject == "we" and (inflected := singular_action(text)):
+            out.append(("our work", inflected, text))
+    return out
+
+
 def sayable(aspect: DraftAspect, guard: CopyGuard | None = None) -> str:
     """The words of ``aspect`` a closing can say: its first compression that is a well-formed
-    sentence with its subject and copies no run of the ``guard``'s length ("" when none does)."""
-    action = aspect.kind == "action"
-    for text in _compressions(aspect.text, action=action):
-        said = f"{aspect.subject} {text}".strip()  # "we" + the action: a run of the draft
-        verbs = frozenset(text.split()[:1]) if action else frozenset()
+    sentence with its subject (or "our work", :func:`voices`) and copies no run of the ``guard``'s
+    length ("" when none does)."""
+    for subject, text, _ in voices(aspect):
+        said = f"{subject} {text}".strip()  # "we" + the action: a run of the draft
+        verbs = frozenset(text.split()[:1]) if aspect.kind == "action" else frozenset()
         if (guard is None or guard.ok(said)) and well_formed(capitalise(said) + ".", verbs):
             return text
     return ""
@@ -179,16 +195,14 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])
         template = pick(options)
-        if found.subject == "we":
-            template = template.replace("{Subject} builds", "We build")
     else:
         template = pick(CLOSING_CLAUSE if score > 0 else (CLOSING_CLAUSE[1],))
-    for text in _compressions(found.text, action=found.kind == "action"):
-        sentence = template.format(term=term, subject=found.subject, Subject=capitalise(found.subject),
-                                   action=text, clause=text)
+    for subject, text, key in voices(found):
+        said = template.replace("{Subject} builds", "We build") if subject == "we" else template
+        sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = frozenset(text.split()[:1]) if found.kind == "action" else frozenset()  # a verb phrase
-        if (guard is None or guard.ok(sentence)) and well_formed(sentence, verbs) and f"aspect:{text}" not in used:
-            used.add(f"aspect:{text}")  # each paragraph relates a different part of the draft
+        if (guard is None or guard.ok(sentence)) and well_formed(sentence, verbs) and f"aspect:{key}" not in used:
+            used.add(f"aspect:{key}")  # each paragraph relates a different part of the draft
             return sentence
     return generic()
 
@@ -212,9 +226,21 @@ def _modifier_drops(text: str) -> list[str]:
             continue
         end = i + 2 if word in _NAMING else next(
             (j for j in range(i + 1, len(words)) if words[j].lower() in _MODIFIER_ENDS), len(words))
+        if any(_verb_like(w) for w in words[i + 1:end]):
+            continue  # "[within BERT can be transferred] to a smaller ranker": a clause, not a modifier
         if end < len(words) and not words[end - 1].endswith(","):
             out.append(" ".join(words[:i] + words[end:]))
     return sorted(out, key=len, reverse=True)
+
+
+_AUXILIARIES = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "be", "is", "are", "was",
+                          "were", "been", "has", "have", "had", "according"})
+
+
+def _verb_like(word: str) -> bool:
+    """A verb or participle inside a span ("can", "sorting", "collected"): the span is a clause."""
+    low = word.lower().strip(",;:")
+    return low in _AUXILIARIES or (len(low) > 4 and low.endswith(("ing", "ed")))
 
 
 # nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on

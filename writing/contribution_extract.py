@@ -27,7 +27,6 @@ from relatex.writing.contributions import (
     DATASET,
     EVALUATION_WORDS,
     GENERIC_WORDS,
-    INNER_PERIOD,
     NAMED,
     OUTPERFORMS,
     PASSIVE,
@@ -48,6 +47,7 @@ from relatex.writing.contributions import (
 from relatex.writing.contributions import (
     RESULT as RESULT_PATTERN,
 )
+from relatex.writing.phrase_ends import INNER_PERIOD
 
 # the subject of a result credited to the paper's own approach ("our model outperforms ...")
 _OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){0,3}?(?:approach|model|method|"

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from relatex.analysis.sentences import split_sentences
+from relatex.writing.phrase_ends import COUNT_LEADS, count_without_noun, dangling_end
 
 VERB_CLASSES: dict[str, str] = {
     "propose": "propose", "present": "propose", "introduce": "propose", "develop": "propose",
@@ -59,8 +60,6 @@ METHOD = re.compile(r"\b(?:based on|using|relies on|by means of|with the help of
 DATASET = re.compile(r"\b(?:on|using|from)\s+(?:the\s+)?(?P<name>[A-Z][A-Za-z0-9\-]*(?:\s+[A-Z][A-Za-z0-9\-]*){0,3})\s+"
                      r"(?:dataset|corpus|collection|benchmark|track|test collection)s?\b")
 NAMED = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?s?)\b")
-# an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
-INNER_PERIOD = "\u2024"
 _CLAUSE_CUT = re.compile(
     r"\s*(?:,?\s(?:e\u2024g|i\u2024e|cf|viz)\u2024|,\s*(?:which|where|while|whereas|and|but|thus|so|as)\b|\s(?:which|that|where|while|whereas|"
     r"because|so that|in order to|such that|thereby|based on)\b|,?\sand\s(?:we|they)\b|\s\(|:|--|\u2014|\sand\s(?:also\s|then\s)?(?:"
@@ -69,13 +68,6 @@ _CLAUSE_CUT = re.compile(
 )
 _LEADING = re.compile(r"^(?:that|how|whether|here|novel|new|an?|the)\s+", re.I)
 _PRONOUNS = {"we": "they", "our": "their", "us": "them", "ours": "theirs", "ourselves": "themselves"}
-DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with", "by", "from", "that",
-                       "which", "as", "at", "its", "their", "capable", "able", "is", "are", "be", "both", "such",
-                       "than", "how", "whether", "into", "between", "among", "using", "called", "referred", "more",
-                       "less", "much", "very", "most", "also", "not", "can", "may", "will", "based", "derived",
-                       "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
-                       "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
-                       "irrespective", "due", "according", "consisting", "composed", "comprised"})
 # not "prior": "a Dirichlet prior" is a noun
 _PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
                            "across", "between", "among", "through", "using", "via", "without", "than"})
@@ -145,11 +137,14 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
         # "the importance | of web pages": an of-phrase completes its noun, cut elsewhere if possible
         cuts = [i for i in cuts if not needs_of(words[:i], words[i:]) and i >= 0.6 * max_words] or cuts
         words = words[:cuts[-1]] if cuts else words[:max_words]
+        comma = max((i for i, w in enumerate(words[:-1]) if w.endswith(",")), default=-1)
+        if comma >= 3 and len(words) - comma - 1 <= 2:
+            words = words[:comma + 1]  # "word categories, sets [of words ...]": a cut appositive goes whole
     # do not end on a dangling function word, adverb or "capable of", nor on a count without its noun
     counted = False
-    while words and (_dangling(words[-1]) or _count_without_noun(words)
+    while words and (dangling_end(words) or count_without_noun(words)
                      or (counted and words[-1].lower() in COUNT_LEADS)):
-        counted = counted or _count_without_noun(words)
+        counted = counted or count_without_noun(words)
         words.pop()
     return " ".join(words).strip(" ,;:-")
 
@@ -175,7 +170,10 @@ def without_asides(phrase: str) -> str:
 
 
 def plural_head(phrase: str) -> bool:
-    """Whether a noun phrase's head (its last word before a preposition or clause) is plural."""
+    """Whether a noun phrase's head (its last word before a preposition or clause) is plural, or
+    the phrase joins two (" a Hidden Markov Model and an HMM-based chunk tagger")."""
+    if re.search(r"\sand\s(?:a|an|the)\s", _HEAD_PART.split(f"{phrase} ")[0], re.I):
+        return True
     if re.match(r"(?:a|an)\s", phrase, re.I):
         return False  # "a new deep Aesthetic Cross-Domain Networks": a name taken as one thing
     return plural_looking_head(phrase)
@@ -187,9 +185,12 @@ def plural_looking_head(phrase: str) -> bool:
     return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))
 
 
+_HEAD_PART = re.compile(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called|via|using)\s")
+
+
 def head_word(phrase: str) -> str:
     """A noun phrase's head: its last word before a preposition, a comma or a clause."""
-    head = re.split(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called|via|using)\s", f"{phrase} ")[0].split()
+    head = _HEAD_PART.split(f"{phrase} ")[0].split()
     return head[-1] if head else ""
 
 
@@ -234,26 +235,6 @@ def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:
     """Whether cutting between ``before`` and ``after`` leaves a noun without the of-phrase it needs."""
     return bool(before and after and after[0].lower() == "of"
                 and before[-1].lower().strip(",;:") in OF_NOUNS)
-
-
-def _dangling(word: str) -> bool:
-    """A word a phrase cannot end on: function words, adverbs, participles of cut relative clauses."""
-    low = word.lower().strip(",;:")
-    if INNER_PERIOD in low or low.endswith("."):
-        return True  # "to U.S.", "components, i.e.": an abbreviation cannot end a phrase
-    return low in DANGLING or low.endswith("ly") or (low.endswith("ed") and len(low) > 4 and low != "need")
-
-
-# words after which a number counts something the phrase must name ("over 10,000 [users]"); not
-# "of" or "by": "an F-score of 91.5" and "improves by 3.2" are whole
-COUNT_LEADS = frozenset({"roughly", "about", "approximately", "nearly", "almost", "around", "over", "some", "than",
-                         "on", "with", "from", "under"})
-
-
-def _count_without_noun(words: Sequence[str]) -> bool:
-    """A phrase cut after a number that counted something ("trained on roughly 50,000 | sentences")."""
-    return len(words) > 1 and re.fullmatch(r"\d[\d,.\u201a\u2024]*", words[-1].strip(",;:")) is not None \
-        and words[-2].lower() in COUNT_LEADS
 
 
 def _strip_leading(phrase: str) -> str:
@@ -313,7 +294,7 @@ def _clause_body(body: str, max_words: int) -> str:
     if len(words) > max_words:
         cuts = [i for i in range(3, max_words + 1) if words[i].lower() in _PREPOSITIONS]
         words = words[:cuts[-1]] if cuts else words[:max_words]
-    while words and _dangling(words[-1]):
+    while words and dangling_end(words):
         words.pop()
     if len(words) > 3 and words[-2].lower() in {"and", "or"}:  # "relevant to the query and dissimilar"
         words = words[:-2]

@@ -7,7 +7,17 @@ import re
 from dataclasses import dataclass
 
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
-from relatex.writing.contributions import CONTRIBUTION, DANGLING, RELATIVE, keeps_case, sentences_of, shorten
+from relatex.writing.agreement import singular_action, third_person
+from relatex.writing.contribution_extract import mask_inner_periods, unmask
+from relatex.writing.contributions import (
+    CONTRIBUTION,
+    RELATIVE,
+    VERB_CLASSES,
+    keeps_case,
+    sentences_of,
+    shorten,
+)
+from relatex.writing.phrase_ends import DANGLING, IDIOM_NOUNS, dangling_end
 
 
 @dataclass(frozen=True)
@@ -40,14 +50,29 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
     before its relative clause, else nothing (a clause cut mid-way says something the draft does not)."""
     words = text.split()
     if len(words) > max_words:  # before its first comma, else before its relative clause (a whole clause)
-        heads = [text.split(", ")[0].split(), re.split(r"\s(?:that|which|who|whose|where)\s", text)[0].split()]
+        heads = [text.split(", ")[0].split(), re.split(r"\s(?:that|which|who|whose|where)\s", text)[0].split(),
+                 re.split(r"\s(?:by|with|using|through|via)\s", text)[0].split()]  # before how it is done
         head = next((h for h in heads if 5 <= len(h) <= max_words), None)
         if head is None:
             return ""
         words = head
-    while words and words[-1].lower().strip(",;:") in DANGLING:
+    while words and words[-1].lower().strip(",;:") in DANGLING and not (
+            words[-1].lower() in IDIOM_NOUNS and not dangling_end(words)):  # "query terms", not "in terms"
         words.pop()
     return " ".join(words).strip(" ,;:")
+
+
+_AND_VERB = re.compile(rf",?\s+and\s+(?:also\s+|then\s+)?(?P<verb>{'|'.join(sorted(VERB_CLASSES, key=len, reverse=True))})"
+                       r"\s+(?P<rest>.+)", re.I)
+
+
+def _coordinated(verb: str, rest: str) -> list[tuple[str, str]]:
+    """The actions of one sentence: "we argue that X, and propose Y" gives (argue, that X) and
+    (propose, Y)."""
+    second = _AND_VERB.search(rest)
+    if second is None:
+        return [(verb, rest)]
+    return [(verb, rest[: second.start()]), (second.group("verb").lower(), second.group("rest"))]
 
 
 def _complete(text: str) -> bool:
@@ -59,7 +84,7 @@ def _complete(text: str) -> bool:
 
 # how a work is tested, not what it contributes: no contrast with other work can rest on it
 _EVALUATION_VERBS = frozenset({"evaluate", "conduct", "perform", "report", "run", "carry", "validate", "test",
-                               "benchmark", "compare", "experiment", "assess"})
+                               "benchmark", "compare", "experiment", "assess", "outperform"})
 _EVALUATION_OBJECTS = frozenset({"experiment", "experiments", "experimental", "evaluation", "evaluations", "empirical",
                                  "set", "series", "results", "comparison", "comparisons", "a", "an", "the", "our",
                                  "extensive", "comprehensive", "thorough", "detailed", "large-scale", "several",
@@ -71,6 +96,8 @@ def evaluation_only(action: str) -> bool:
     datasets", "provide an experimental evaluation of our approach"), or that lacks its object
     ("show in this paper"): true of any paper, so it cannot set the draft apart."""
     words = action.lower().split()
+    while len(words) > 1 and words[0].endswith("ly"):
+        words = words[1:]  # "significantly outperforms ...": the verb follows its adverb
     if not words:
         return True
     rest = [w for w in words[1:] if not w.rstrip(",").endswith("ly")] or words[1:]  # "show empirically, on ..."
@@ -78,6 +105,8 @@ def evaluation_only(action: str) -> bool:
     forms = {verb} | ({verb[:-1], verb[:-2]} if re.search(r"(?:s|ed)$", verb) else set())  # "reports", "compared"
     if forms & _EVALUATION_VERBS:
         return not rest or rest[0] not in {"whether", "if", "how", "why", "what"}  # a question is an objective
+    if len(rest) > 1 and rest[0] == "to" and rest[1] not in {"the", "a", "an", "our", "this", "these", "its", "their"}:
+        return False  # "propose to improve the estimation of ...": what is proposed, as an infinitive
     if not rest or rest[0] in {"in", "on", "at", "for", "with", "by", "to", "here", "through", "via", "using",
                                "across", "over", "from"}:
         return True  # "show in this paper": the verb without what is shown
@@ -98,7 +127,7 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
         if role == BACKGROUND or _CITES_OTHER_WORK.search(sentence):
             continue  # the field and its gaps ("relevance is an essential concept") or a cited work, not the draft's
-        sentence = sentence.strip().rstrip(".")
+        sentence = mask_inner_periods(sentence.strip()).rstrip(".")  # "e.g." ends no phrase
         match = CONTRIBUTION.search(sentence)
         if match:
             rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))
@@ -109,14 +138,19 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
                 subject = f"our {noun}" if 0 < len(noun.split()) <= 3 else "our work"
                 for part in _THIRD_PERSON_SPLIT.split(relative.group("body")):
                     part = _cap_clause(part)
+                    first = part.split()[0].lower() if part.split() else ""
+                    if first in {"it", "they", "this", "these", "we", "which", "that"}:
+                        continue  # "..., and it is extendable": a new clause, not the noun's action
+                    if subject == "our work":
+                        part = singular_action(part) or part  # "(models) that mitigate": "our work mitigates"
                     if len(part.split()) >= 3 and _complete(part) and not evaluation_only(part):
                         out.append(DraftAspect("action", subject, part))
                 continue
-            if match.group(0).lower().startswith("we "):
-                verb = match.group("verb").lower()
-                action = _cap_clause(f"{verb} {rest}")
+            subject = "we" if match.group(0).lower().startswith("we ") else "our work"  # "this paper proposes"
+            for verb, said in _coordinated(match.group("verb").lower(), rest):
+                action = _cap_clause(f"{verb if subject == 'we' else third_person(verb)} {said}")
                 if len(action.split()) >= 3 and _complete(action) and not evaluation_only(action):
-                    out.append(DraftAspect("action", "we", action))
+                    out.append(DraftAspect("action", subject, action))
             continue
         sentence = _LEAD_IN.sub("", sentence)
         for part in re.split(r",\s+and\s+|;\s+", sentence):
@@ -127,4 +161,4 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
                 clause = _cap_clause(part[:1].lower() + part[1:] if not keeps_case(part.split()[0]) else part)
                 if len(clause.split()) >= 4 and _complete(clause):
                     out.append(DraftAspect("clause", "", clause))
-    return out
+    return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out]

@@ -66,7 +66,7 @@ RECENT = (
 )
 BUILDS_ON = (
     "Building on \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
-    "\\citet{{{key}}} extend the work of \\citet{{{prev}}} and {base} {phrase}.",
+    "Citing \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",  # the record says it cites it, no more
 )
 SIMILAR = (
     "Closely related to \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",

@@ -12,9 +12,10 @@ import re
 from relatex.analysis.sentences import split_sentences
 from relatex.retrieval.communities import STOPWORDS
 from relatex.retrieval.theme_labels import is_adjective_like
-from relatex.writing.contributions import COUNT_LEADS, DANGLING, has_finite_verb, keeps_case
+from relatex.writing.contributions import has_finite_verb, keeps_case
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
+from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS
 
 _CITE_TEXTUAL = re.compile(r"\\(?:citet|textcite|citeauthor|Citet|Textcite)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
 _CITE_ANY = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
@@ -33,10 +34,9 @@ MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to"
 _RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
 _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc", "one", "amp"}
 # nouns that dangle only as the cut end of an idiom ("in terms", "with respect"): "expansion terms" is whole
-_IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast"})
 _BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
 # verbs that cannot end a sentence: their object or complement was cut ("we find the model leads.")
-_NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
+_NEEDS_OBJECT = frozenset({"need", "needs", "lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
                            "requires", "yield", "yields", "contain", "contains", "make", "makes", "give", "gives",
                            "use", "uses", "show", "shows", "help", "helps", "consist", "consists", "rely", "relies",
                            "depend", "depends", "introduce", "introduces", "present", "presents", "propose",
@@ -96,6 +96,12 @@ def plain_sentence(sentence: str) -> str:
     return " ".join(text.replace("~", " ").split())
 
 
+# mass nouns that take "a" only as the modifier of a noun ("a machine learning system")
+_MASS_NOUN_MODIFIERS = frozenset({"learning", "processing", "mining", "retrieval", "filtering"})
+_SIZES = "large|small|growing|vast|huge|substantial|considerable|big|sizable|significant|whole|entire"
+_RELATIVE_CLAUSE = re.compile(r"\b(?:which|who|whose)\b[^,;]*")
+
+
 def _has_main_verb(text: str) -> bool:
     words = re.findall(r"[A-Za-z][A-Za-z-]*", text)
     return has_finite_verb(text) or any(w.lower() in _TEMPLATE_VERBS for w in words[1:])
@@ -112,7 +118,7 @@ def _balanced(text: str) -> bool:
 
 def _dangles(last: str, before: str) -> bool:
     """Whether a sentence or phrase ending on ``last`` (after ``before``) lost what follows."""
-    if last in _IDIOM_NOUNS:
+    if last in IDIOM_NOUNS:
         return before in {"in", "with", "the", "a", "an"}
     return last in _ARTICLES_AND_LINKS
 
@@ -121,7 +127,12 @@ def _dangles(last: str, before: str) -> bool:
 # "and a", "or of" are how English joins phrases
 _DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a|an)|(?:and|or|but|of)\s+(?:and|or|but)|"
                                     r"of\s+of)\b", re.I)
-_RUN_TOGETHER = re.compile(r"\b[a-z]{4,}(?:the|this|these)\b")  # lower case: "Forsythe" is a name
+_RUN_TOGETHER = re.compile(r"\b[a-z]{4,}(?:the|this|these)\b|"  # lower case: "Forsythe" is a name
+                           r"\b[a-z]{2,}(?:ed|ing)(?:to|the|of|and|in|for|with|on|by)\b|"  # "suitedto"
+                           r"\b(?:of|the|to|for|and|in|on|with)[A-Z]{2,}s?\b|"  # "the employment ofSA"
+                           r"\bthe(?!or|rap|rm|saur|m|re|s[ie]s|at|ft|olog|irs|nce|tic|ta\b)[a-z]{3,}\b")  # "thetime"
+# a word hyphenated at a line end ("res- olution"; not "pre- and post-retrieval") or a compound cut
+_SPLIT_WORD = re.compile(r"\b[A-Za-z]+-\s+(?!(?:and|or|to|as well|versus|vs)\b)[a-z]+|\b(\w+)-to\s+\1\b|\bstate-of\s")
 _WORDS_ENDING_THE = frozenset({"breathe", "loathe", "clothe", "soothe", "seethe", "scythe", "writhe", "sheathe",
                                "teethe", "absinthe", "unclothe", "bequeathe"})
 
@@ -140,11 +151,16 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return "unbalanced quotes or brackets"
     if "\u2026" in text or re.search(r"\s[,;:.]", text):
         return "a word removed"
-    if glued := _RUN_TOGETHER.search(text):  # text extracted from a PDF: "a system for identifythe relations"
+    for glued in _RUN_TOGETHER.finditer(text):  # text extracted from a PDF: "a system for identifythe relations"
         if glued.group(0).lower() not in _WORDS_ENDING_THE:
             return f"words run together ('{glued.group(0)}')"
+    if split := _SPLIT_WORD.search(text):  # "an algorithm for anaphora res- olution", "a tree-to tree model"
+        return f"a word split apart ('{split.group(0)}')"
     if not _has_main_verb(text) and not verbs.intersection(w.lower() for w in text.split()):
         return "no main verb"
+    outside = _RELATIVE_CLAUSE.sub(" ", text)  # "a parser which is competitive in accuracy": its verb is the clause's
+    if not verbs and not _has_main_verb(outside):
+        return "no main verb outside a relative clause"
     words = re.findall(r"[A-Za-z0-9][A-Za-z0-9.'-]*", text.rstrip(".!?;: "))
     if not words:
         return "no words"
@@ -191,10 +207,15 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}'"
     if before in _ENDING_PREPOSITIONS and is_adjective_like(last):
         return f"ends on '{before} {last}' without its noun"
+    if last in _MASS_NOUN_MODIFIERS and re.search(
+            rf"\b(?:a|an)\s+(?:(?!(?:for|of|in|on|to|with|by|from|and|or|the)\b)[\w-]+\s+){{0,3}}{last}\W*$", text, re.I):
+        return f"ends on '{last}', a modifier without its noun"  # "an extension of a machine learning [system]"
     if re.fullmatch(r"\d[\d,.]*", last) and before in COUNT_LEADS:  # "trained on roughly 50[,000 sentences]"
         return f"ends on the count '{before} {last}' without what it counts"
     if before == "of" and last == "state":  # "an evaluation of state [of the art ...]"
         return "ends on 'of state', a cut 'state of the art'"
+    if last == "body" and re.search(rf"\b(?:a\s+(?:(?:{_SIZES})\s+)?|the\s+(?:{_SIZES})\s+)body\W*$", text):
+        return "ends on 'body' without its of-phrase"  # "over a large body [of text]"
     if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
         return f"ends on '{before} {last}' without its of-phrase"
     cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"
@@ -272,7 +293,8 @@ UNSPECIFIC = frozenset({"a", "an", "the", "and", "new", "novel", "first", "of", 
                          "simple", "effective", "efficient", "several", "two", "three", "successful", "existing",
                          "different", "various", "key", "main", "important", "systematic", "comprehensive",
                          "empirical", "detailed", "thorough", "extensive", "preliminary", "initial", "comparative",
-                         "large-scale", "four", "some", "many", "previous", "prior", "same", "alternative", "research"})
+                         "large-scale", "four", "some", "many", "previous", "prior", "same", "alternative", "research",
+                         "one", "all", "available"})
 
 
 def vague(phrase: str) -> bool:
@@ -282,9 +304,16 @@ def vague(phrase: str) -> bool:
     content = [w for w in words if w not in UNSPECIFIC]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
+    if _RESULTS_OF_A_STUDY.match(phrase.strip()):
+        return True  # "the results of an in-depth analysis": what was found is not said
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
 
 
+# results of a study whose topic and findings are both left unsaid
+_RESULTS_OF_A_STUDY = re.compile(r"(?:the\s+)?(?:(?:main|key|first)\s+)?(?:results?|findings|outcomes?|lessons|insights)\s+"
+                                 r"(?:of|from)\s+(?:(?:an?|the|our|their|two|three|several)\s+)?(?:[\w-]+\s+){0,3}?"
+                                 r"(?:study|studies|analysis|analyses|survey|experiments?|evaluation|investigation|"
+                                 r"interviews?|trials?)$", re.I)
 _KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
                                 "pipeline", "procedure", "measure", "metric", "metrics"}
 _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",

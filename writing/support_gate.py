@@ -115,12 +115,11 @@ def _passes(sentence: str, judge: SupportJudge, evidence: Callable[[str], tuple[
 
 def without_lead_in(sentence: str, keys: Sequence[str]) -> str:
     """The sentence without the phrases that relate it to ``keys`` ("Building on \\citet{k}, ...",
-    "... extend the work of \\citet{k} and ..."): whole modifiers, dropped when those papers do
-    not support it."""
+    "Citing \\citet{k}, ..."): whole modifiers, dropped when those papers do not support it."""
     for key in keys:
         cite = rf"\\citet\{{{re.escape(key)}\}}"
-        sentence = re.sub(rf"^\s*(?:Building on|Closely related to|Along similar lines as) {cite},\s*", "", sentence)
-        sentence = re.sub(rf"\s+extend the work of {cite} and\s+", " ", sentence)
+        sentence = re.sub(rf"^\s*(?:Building on|Citing|Closely related to|Along similar lines as) {cite},\s*", "",
+                          sentence)
     return sentence
 
 

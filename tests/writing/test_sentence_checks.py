@@ -120,7 +120,9 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the first large-scale investigation", "an alternative approach",
                                     "a new research problem", "a formalization", "a data-driven variant",
                                     "three subproblems", "algorithms and methods", "a new dataset",
-                                    "the details", "a new predictive framework", "a first prototype"])
+                                    "the details", "a new predictive framework", "a first prototype",
+                                    "the results of an in-depth analysis", "the findings of an online study",
+                                    "one of the key features", "all of the information available"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
@@ -130,6 +132,7 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("a dual-sparse topic model")
     assert phrase_complete("how participants interact with voice assistants")
     assert phrase_complete("graded relevance evaluation methods") and phrase_complete("a neural ranking model")
+    assert phrase_complete("the results of a study of query logs")
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
@@ -190,5 +193,39 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     found = extract("We present a parser for German. The parser is based on a treebank of 40,000 sentences that were "
                     "annotated by hand.", "A German Parser")
     assert found.method == "a treebank of 40,000 sentences"  # was "a treebank of 40"
-    assert shorten("a corpus of over 10,000", 6) == "a corpus"  # a count without what it counts goes
+    assert shorten("a corpus of over 10,000", 6) == "a corpus"
+    assert shorten("an approach for discovering word categories, sets of words sharing an aspect of meaning", 8) == \
+        "an approach for discovering word categories"  # not "..., sets"
     assert shorten("an F-score of 91.5 on", 8) == "an F-score of 91.5"
+
+
+@pytest.mark.parametrize("sentence", [
+    r"One example is an algorithm for anaphora res- olution \citep{a}.",  # hyphenated at a line end
+    r"\citet{a} propose a new corpus that is suitedto their task.",
+    r"\citet{a} propose a discriminative tree-to tree model.",
+    r"According to their evaluation, a parser which is competitive in accuracy.",
+    r"One example is an extension of a machine learning \citep{a}.",
+    r"\citet{a} analyse thetime usage of a dependency parser.",
+    r"\citet{a} explore the employment ofSA based query expansion.",
+    r"It builds on collective information over a large body.",
+])
+def test_noise_of_pdf_abstracts_and_cut_phrases_are_garbled(sentence: str) -> None:
+    assert garbled_reason(sentence), sentence
+
+
+@pytest.mark.parametrize("sentence", [
+    r"\citet{a} study pre- and post-retrieval predictors.",
+    r"\citet{a} propose a built-in check for end-to-end training.",
+    r"\citet{a} propose a parser which is competitive in accuracy.",
+    r"\citet{a} propose a method for information retrieval.",
+    r"\citet{a} study the human body.",
+])
+def test_whole_sentences_like_them_are_not(sentence: str) -> None:
+    assert not garbled_reason(sentence), garbled_reason(sentence)
+
+
+def test_two_joined_noun_phrases_take_a_plural_verb() -> None:
+    from relatex.writing.contributions import plural_head
+
+    assert plural_head("a Hidden Markov Model and an HMM-based chunk tagger")
+    assert not plural_head("a model of syntax and a method for parsing")

@@ -1,0 +1,50 @@
+"""Where a phrase of the offline writer may end: not on a function word, an idiom's noun ("in
+terms"), an abbreviation, or a count without what it counts ("trained on roughly 50,000")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+# an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
+INNER_PERIOD = "\u2024"
+DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with", "by", "from", "that",
+                       "which", "as", "at", "its", "their", "capable", "able", "is", "are", "be", "both", "such",
+                       "than", "how", "whether", "into", "between", "among", "using", "called", "referred", "more",
+                       "less", "much", "very", "most", "also", "not", "can", "may", "will", "based", "derived",
+                       "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
+                       "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
+                       "irrespective", "due", "according", "consisting", "composed", "comprised"})
+
+# nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]")
+IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast", "particular"})
+
+
+def dangling_end(words: Sequence[str]) -> bool:
+    """Whether a phrase of ``words`` cannot end where it does (see :func:`_dangling`)."""
+    if not words:
+        return False
+    last = words[-1].lower().strip(",;:")
+    if last in IDIOM_NOUNS:
+        return len(words) < 2 or words[-2].lower() in {"in", "with", "the", "a", "an"}
+    return _dangling(words[-1])
+
+
+def _dangling(word: str) -> bool:
+    """A word a phrase cannot end on: function words, adverbs, participles of cut relative clauses."""
+    low = word.lower().strip(",;:")
+    if INNER_PERIOD in low or low.endswith("."):
+        return True  # "to U.S.", "components, i.e.": an abbreviation cannot end a phrase
+    return low in DANGLING or low.endswith("ly") or (low.endswith("ed") and len(low) > 4 and low != "need")
+
+
+# words after which a number counts something the phrase must name ("over 10,000 [users]"); not
+# "of" or "by": "an F-score of 91.5" and "improves by 3.2" are whole
+COUNT_LEADS = frozenset({"roughly", "about", "approximately", "nearly", "almost", "around", "over", "some", "than",
+                         "on", "with", "from", "under"})
+
+
+def count_without_noun(words: Sequence[str]) -> bool:
+    """A phrase cut after a number that counted something ("trained on roughly 50,000 | sentences")."""
+    return len(words) > 1 and re.fullmatch(r"\d[\d,.\u201a\u2024]*", words[-1].strip(",;:")) is not None \
+        and words[-2].lower() in COUNT_LEADS
