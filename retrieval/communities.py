@@ -47,10 +47,10 @@ _WORD = re.compile(r"[a-z][a-z0-9\-]+")
 def terms_of(text: str) -> list[str]:
     """Lower-case unigrams and bigrams of a text, stopwords and short tokens removed."""
     words = [w.strip("-") for w in _WORD.findall(text.lower().replace("\u2010", "-").replace("\u2011", "-"))]
-    words = [w for w in words if len(w) > 2]
-    unigrams = [w for w in words if w not in STOPWORDS]
-    bigrams = [
-        f"{a} {b}" for a, b in zip(words, words[1:], strict=False) if a not in STOPWORDS and b not in STOPWORDS
+    kept = [len(w) > 2 and w not in STOPWORDS for w in words]
+    unigrams = [w for w, keep in zip(words, kept, strict=True) if keep]
+    bigrams = [  # words next to each other in the text: "learning to rank" gives no "learning rank"
+        f"{a} {b}" for i, (a, b) in enumerate(zip(words, words[1:], strict=False)) if kept[i] and kept[i + 1]
     ]
     return unigrams + bigrams
 

@@ -191,6 +191,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     if aspect is None:
         return generic()
     found, score = aspect
+    if f"aspect:{found.text}" in used:  # said in another paragraph, by another of its compressions
+        return generic()
     options: Sequence[str]
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])
@@ -202,7 +204,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = frozenset(text.split()[:1]) if found.kind == "action" else frozenset()  # a verb phrase
         if (guard is None or guard.ok(sentence)) and well_formed(sentence, verbs) and f"aspect:{key}" not in used:
-            used.add(f"aspect:{key}")  # each paragraph relates a different part of the draft
+            used.update({f"aspect:{key}", f"aspect:{found.text}"})  # each paragraph relates a different part
             return sentence
     return generic()
 

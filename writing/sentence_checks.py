@@ -70,7 +70,7 @@ _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "si
 # "language models for informational.": a preposition's object cut to its first adjective
 _ENDING_PREPOSITIONS = frozenset({"of", "for", "to", "with", "in", "on", "by", "from", "about", "over"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
-_NEEDS_OF = frozenset({"basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
+_NEEDS_OF = frozenset({"estimation", "basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
                        "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
                        "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
                        "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
@@ -149,7 +149,7 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return f"a character pdfLaTeX cannot typeset ({char!r})"
     if not _balanced(sentence):
         return "unbalanced quotes or brackets"
-    if "\u2026" in text or re.search(r"\s[,;:.]", text):
+    if "\u2026" in text or re.search(r"\s[,;:.]|[,;:]{2}", text):
         return "a word removed"
     for glued in _RUN_TOGETHER.finditer(text):  # text extracted from a PDF: "a system for identifythe relations"
         if glued.group(0).lower() not in _WORDS_ENDING_THE:
@@ -294,7 +294,7 @@ UNSPECIFIC = frozenset({"a", "an", "the", "and", "new", "novel", "first", "of", 
                          "different", "various", "key", "main", "important", "systematic", "comprehensive",
                          "empirical", "detailed", "thorough", "extensive", "preliminary", "initial", "comparative",
                          "large-scale", "four", "some", "many", "previous", "prior", "same", "alternative", "research",
-                         "one", "all", "available"})
+                         "one", "all", "available", "generalizable", "general-purpose", "natural"})
 
 
 def vague(phrase: str) -> bool:

@@ -190,7 +190,7 @@ _NOT_CONTENT = frozenset({"a", "an", "the", "new", "novel", "of", "and", "for", 
 _RELATIONAL_HEAD = re.compile(r"(?:role|impact|effect|influence|importance|value|use|usefulness|effectiveness|"
                               r"limits|nature|problem|design|evaluation|analysis|cost|creation|construction|identification|"
                               r"detection|determination|extraction|generation|selection|estimation|prediction|"
-                              r"classification)\s+of\b")
+                              r"classification|development)(?:\s+and\s+[a-z]+)?\s+of\b")
 _FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journey", "lessons", "glimpse", "case"})
 # names and proper adjectives that keep their capital in a lower-cased title
 _PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian

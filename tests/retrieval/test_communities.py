@@ -168,3 +168,9 @@ def test_a_hyphenated_modifier_is_named_with_its_usual_noun() -> None:
     assert as_modifier_of("related-work", texts[2:] + ["the related-work generation"]) == ""  # no noun recurs
     assert as_modifier_of("summarisation", texts) is None  # not a hyphenated modifier
     assert as_modifier_of("state-of-the-art", ["beats the state-of-the-art.", "the state-of-the-art, BM25"]) is None
+
+
+def test_bigrams_are_words_next_to_each_other_in_the_text() -> None:
+    terms = terms_of("We study learning to rank for web search.")
+    assert "learning rank" not in terms  # "to" stood between them: a label "learning rank" is no phrase
+    assert "web search" in terms

@@ -213,3 +213,19 @@ def test_only_a_base_verb_is_inflected_for_our_work() -> None:
     assert _singular("automatically derive rules and apply them") == "automatically derives rules and applies them"
     assert _singular("can predict query terms") == "can predict query terms"
     assert _singular("proposed a model") == ""
+
+
+def test_an_aspect_closes_one_paragraph_whichever_compression_says_it() -> None:
+    aspect = DraftAspect("action", "we", "propose to improve the estimation of tail ratings")
+    guard = CopyGuard(["We propose to improve the estimation of tail ratings by extending representations."])
+    used: set[str] = set()
+    first = closing(THEME, (aspect, 2.0), Style(random.Random(0)), used, guard)
+    assert "estimation of tail ratings" in first
+    assert closing(THEME, (aspect, 2.0), Style(random.Random(1)), used, guard) == ""  # not "... the estimation"
+
+
+def test_a_title_on_the_development_of_something_takes_its_article() -> None:
+    from relatex.writing.title_topics import paper_topic
+
+    assert paper_topic("Development And Use Of A Gold-Standard Data Set For Subjectivity Classifications") == \
+        "the development and use of a gold-standard data set for subjectivity classifications"

@@ -122,7 +122,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "three subproblems", "algorithms and methods", "a new dataset",
                                     "the details", "a new predictive framework", "a first prototype",
                                     "the results of an in-depth analysis", "the findings of an online study",
-                                    "one of the key features", "all of the information available"])
+                                    "one of the key features", "all of the information available",
+                                    "a generalizable approach", "one natural approach"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
@@ -133,6 +134,7 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("how participants interact with voice assistants")
     assert phrase_complete("graded relevance evaluation methods") and phrase_complete("a neural ranking model")
     assert phrase_complete("the results of a study of query logs")
+    assert phrase_complete("natural language interfaces to databases")
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
@@ -208,6 +210,7 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     r"\citet{a} analyse thetime usage of a dependency parser.",
     r"\citet{a} explore the employment ofSA based query expansion.",
     r"It builds on collective information over a large body.",
+    r"Early on, \citet{a} present the SDC PUNDIT,, system for processing language.",
 ])
 def test_noise_of_pdf_abstracts_and_cut_phrases_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
