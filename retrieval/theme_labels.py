@@ -41,6 +41,8 @@ GENERIC_LABEL_WORDS = frozenset(
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
     question questions parameter parameters feature features factor factors property properties relationship
     relationships network networks number numbers stage stages""".split())
+_QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
+                                 "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
@@ -98,6 +100,8 @@ def label_term_ok(term: str) -> bool:
     head = words[-1]
     if is_adjective_like(head) or head in _ADJECTIVES:
         return False
+    if words[0] in _QUANTITY_MODIFIERS and len(words) == 2:
+        return False  # "additional features", "several factors": how many, not what
     return not all(w in GENERIC_LABEL_WORDS for w in words)
 
 

@@ -59,6 +59,11 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
             short = shorten(source, max_words)
             if is_bare_appositive(short) and not is_bare_appositive(source):
                 short = short.split(",")[0]  # "SciBERT, a model" says less than "SciBERT"
+            ranked = _RANKED.search(short) if short != source else None
+            if ranked:  # "the first open source library [for ranking problems]"
+                short = short.split(",")[0] if "," in short[: ranked.start()] else ""
+                if not short:
+                    continue  # cut, a claim of being first or best says more than the paper does
             if cut_before_of(source, short) or not _cut_at_boundary(source, short):
                 continue  # "the design and evaluation | of PrefMiner": the noun is left empty
             kept = (short == source and not _bare_kind(short)) or says_more_than_a_kind(short)
@@ -124,6 +129,10 @@ def says_more_than_a_kind(phrase: str) -> bool:
 
 
 _NAMING_MODIFIERS = MODIFIER_STARTS - {"and"}  # "algorithms and methods" still names only kinds
+
+
+# a claim of rank ("the first ...", "the largest ..."): true only with what it is first or largest in
+_RANKED = re.compile(r"\bthe\s+(?:first|only|largest|biggest|best|fastest|smallest|most|highest|lowest)\b", re.I)
 
 
 def _cut_at_boundary(phrase: str, short: str) -> bool:

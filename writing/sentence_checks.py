@@ -304,8 +304,8 @@ def vague(phrase: str) -> bool:
     content = [w for w in words if w not in UNSPECIFIC]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
-    if _RESULTS_OF_A_STUDY.match(phrase.strip()):
-        return True  # "the results of an in-depth analysis": what was found is not said
+    if _RESULTS_OF_A_STUDY.match(phrase.strip()) or _PARTS_OF_WHAT.match(phrase.strip()):
+        return True  # "the results of an in-depth analysis", "the lexical and aesthetic features": of what?
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
 
 
@@ -314,6 +314,9 @@ _RESULTS_OF_A_STUDY = re.compile(r"(?:the\s+)?(?:(?:main|key|first)\s+)?(?:resul
                                  r"(?:of|from)\s+(?:(?:an?|the|our|their|two|three|several)\s+)?(?:[\w-]+\s+){0,3}?"
                                  r"(?:study|studies|analysis|analyses|survey|experiments?|evaluation|investigation|"
                                  r"interviews?|trials?)$", re.I)
+# the parts of something never named ("the lexical and aesthetic features [of web documents]")
+_PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|characteristics|properties|attributes|"
+                            r"factors|dimensions|components)$", re.I)
 _KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
                                 "pipeline", "procedure", "measure", "metric", "metrics"}
 _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",

@@ -123,7 +123,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the details", "a new predictive framework", "a first prototype",
                                     "the results of an in-depth analysis", "the findings of an online study",
                                     "one of the key features", "all of the information available",
-                                    "a generalizable approach", "one natural approach"])
+                                    "a generalizable approach", "one natural approach",
+                                    "the lexical and aesthetic features"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
@@ -135,6 +136,7 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("graded relevance evaluation methods") and phrase_complete("a neural ranking model")
     assert phrase_complete("the results of a study of query logs")
     assert phrase_complete("natural language interfaces to databases")
+    assert phrase_complete("the lexical features of web documents")
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
@@ -232,3 +234,15 @@ def test_two_joined_noun_phrases_take_a_plural_verb() -> None:
 
     assert plural_head("a Hidden Markov Model and an HMM-based chunk tagger")
     assert not plural_head("a model of syntax and a method for parsing")
+
+
+def test_a_claim_of_being_first_is_never_cut_from_what_it_is_first_in() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.phrase_attempts import attempts
+
+    title = "TF-Ranking: Scalable TensorFlow Library for Learning-to-Rank"
+    found = extract("We introduce TensorFlow Ranking, the first open source library for solving large-scale ranking "
+                    "problems in a deep learning framework.", title)
+    phrases = [a.phrase for a in attempts(found, title)]
+    assert "TensorFlow Ranking" in phrases
+    assert all("first" not in p or "ranking problems" in p for p in phrases), phrases  # never "the first library"
