@@ -40,7 +40,8 @@ GENERIC_LABEL_WORDS = frozenset(
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
     question questions parameter parameters feature features factor factors property properties relationship
-    relationships network networks number numbers stage stages""".split())
+    relationships network networks number numbers stage stages customers consumers participants people individuals
+    humans""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
@@ -285,6 +286,10 @@ _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "e
                  "ure", "age", "ledge", "ware", "back", "work", "ch", "ata", "s")
 
 
+_COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
+                          "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
+
+
 def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     """A term whose head is a count noun, in the plural, when the papers use it so (the phrase in the
     plural, or after "a"/"each"): "work on graph" and "approaches to related entity" are not English,
@@ -295,6 +300,8 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
         return term
     many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
     plural = " ".join([*words[:-1], many])
+    if head in _COUNT_HEADS and len(words) > 1:
+        return plural  # "work on matching models": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
     pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)
     return plural if any(pattern.search(text) for text in texts) else term

@@ -143,7 +143,7 @@ def test_label_term_rules() -> None:
     for junk in ("scientific", "approximate", "elements", "text", "retrieval dense", "producing summaries",
                  "graph-based", "large", "technologies like", "topics", "tasks", "fake", "parameters", "features", "due",
                  "relationships", "networks", "reviews written", "rules given", "offline", "top", "stage", "parallel",
-                 "additional features", "several factors"):
+                 "additional features", "several factors", "customers"):
         assert not label_term_ok(junk), junk
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
@@ -156,6 +156,7 @@ def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("graph", ["A graph-based model.", "A graph model."]) == "graph"  # a modifier here
     assert count_noun_plural("related entity", ["We rank related entities for a query."]) == "related entities"
     assert count_noun_plural("language model", ["We train a language model on news."]) == "language models"
+    assert count_noun_plural("matching model", ["an attention based neural matching model"]) == "matching models"
     for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
         assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept
 
