@@ -36,7 +36,7 @@ _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i
 # nouns that dangle only as the cut end of an idiom ("in terms", "with respect"): "expansion terms" is whole
 _BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
 # verbs that cannot end a sentence: their object or complement was cut ("we find the model leads.")
-_NEEDS_OBJECT = frozenset({"need", "needs", "lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
+_NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
                            "requires", "yield", "yields", "contain", "contains", "make", "makes", "give", "gives",
                            "use", "uses", "show", "shows", "help", "helps", "consist", "consists", "rely", "relies",
                            "depend", "depends", "introduce", "introduces", "present", "presents", "propose",
@@ -210,6 +210,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
     if last in _MASS_NOUN_MODIFIERS and re.search(
             rf"\b(?:a|an)\s+(?:(?!(?:for|of|in|on|to|with|by|from|and|or|the)\b)[\w-]+\s+){{0,3}}{last}\W*$", text, re.I):
         return f"ends on '{last}', a modifier without its noun"  # "an extension of a machine learning [system]"
+    if last in {"need", "needs"} and before in {"there", "it", "one", "that", "which", "who", "we", "they"}:
+        return f"ends on '{before} {last}' without what is needed"  # "we argue that there needs [to be ...]"
     if re.fullmatch(r"\d[\d,.]*", last) and before in COUNT_LEADS:  # "trained on roughly 50[,000 sentences]"
         return f"ends on the count '{before} {last}' without what it counts"
     if before == "of" and last == "state":  # "an evaluation of state [of the art ...]"

@@ -213,6 +213,7 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     r"\citet{a} explore the employment ofSA based query expansion.",
     r"It builds on collective information over a large body.",
     r"Early on, \citet{a} present the SDC PUNDIT,, system for processing language.",
+    r"Unlike these works on search, we argue that there needs.",
 ])
 def test_noise_of_pdf_abstracts_and_cut_phrases_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -224,6 +225,7 @@ def test_noise_of_pdf_abstracts_and_cut_phrases_are_garbled(sentence: str) -> No
     r"\citet{a} propose a parser which is competitive in accuracy.",
     r"\citet{a} propose a method for information retrieval.",
     r"\citet{a} study the human body.",
+    r"\citet{a} study update delivery mechanisms for prospective information needs.",
 ])
 def test_whole_sentences_like_them_are_not(sentence: str) -> None:
     assert not garbled_reason(sentence), garbled_reason(sentence)
