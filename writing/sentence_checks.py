@@ -33,7 +33,6 @@ MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to"
                              "that", "where", "who", "whose", "while", "whereas", "because", "based", "and"})
 _RELATIVE = re.compile(r"\b(?:whose|which|who|where)\b(?P<rest>[^,;]*)$", re.I)
 _ARTICLES_AND_LINKS = DANGLING | {"its", "their", "his", "her", "our", "e.g", "i.e", "etc", "one", "amp"}
-# nouns that dangle only as the cut end of an idiom ("in terms", "with respect"): "expansion terms" is whole
 _BAD_PHRASE_START = frozenset({"and", "or", "but", "then", "also", "finally", "further", "thus", "so", "nor"})
 # verbs that cannot end a sentence: their object or complement was cut ("we find the model leads.")
 _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enables", "provide", "provides", "require",
