@@ -36,7 +36,7 @@ def agree_singular(phrase: str) -> str:
                                  phrase)
 
 
-_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
+MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
 
 
 def singular_action(action: str) -> str:
@@ -44,7 +44,7 @@ def singular_action(action: str) -> str:
     adverbs ("automatically derive"); "" when the action does not open on a verb in its base form."""
     words = action.split()
     i = next((j for j, w in enumerate(words) if not w.lower().endswith("ly")), len(words))
-    if i >= len(words) or words[i].lower() in _MODALS:
+    if i >= len(words) or words[i].lower() in MODALS:
         return action if i < len(words) else ""
     if not re.fullmatch(r"[a-z][a-z\-]+", words[i]) or re.search(r"(?:ed|ing|s)$", words[i]):
         return ""  # not a base verb: "we" of a plural verb only

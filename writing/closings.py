@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from relatex.writing.agreement import singular_action
-from relatex.writing.contributions import shorten, without_asides
+from relatex.writing.agreement import MODALS, singular_action
+from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, evaluation_only
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_GENERIC
@@ -235,20 +235,15 @@ def _modifier_drops(text: str) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
-_AUXILIARIES = frozenset({"can", "could", "may", "might", "will", "would", "should", "must", "be", "is", "are", "was",
-                          "were", "been", "has", "have", "had", "according"})
-
-
 def _verb_like(word: str) -> bool:
     """A verb or participle inside a span ("can", "sorting", "collected"): the span is a clause."""
     low = word.lower().strip(",;:")
-    return low in _AUXILIARIES or (len(low) > 4 and low.endswith(("ing", "ed")))
+    return low in AUXILIARIES or low == "according" or (len(low) > 4 and low.endswith(("ing", "ed")))
 
 
 # nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on
 _CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture", "way",
                          "means", "exploration", "overview", "study", "analysis", "kind", "type", "form"})
-_MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
 _CUT_ENDS = frozenset({"so", "thus", "then", "also", "very", "more", "most", "many", "such", "ones", "new"})
 
 
@@ -256,7 +251,7 @@ def _thin_object(action: str) -> bool:
     """An action whose object is a bare container ("present a list") or that ends on a word a cut
     leaves hanging ("optimizes the policy for logging data so")."""
     words = [w.lower().strip(",;") for w in action.split()]
-    while words and (words[0] in _MODALS or words[0].endswith("ly")):
+    while words and (words[0] in MODALS or words[0].endswith("ly")):
         words = words[1:]  # "can automatically derive a mixture": the object follows the main verb
     words = words[1:]
     content = [w for w in words if w not in UNSPECIFIC and w not in {"an", "a", "the", "of"}]

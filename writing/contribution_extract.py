@@ -47,7 +47,7 @@ from relatex.writing.contributions import (
 from relatex.writing.contributions import (
     RESULT as RESULT_PATTERN,
 )
-from relatex.writing.phrase_ends import INNER_PERIOD
+from relatex.writing.phrase_ends import GROUPING_COMMA, INNER_PERIOD
 
 # the subject of a result credited to the paper's own approach ("our model outperforms ...")
 _OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){0,3}?(?:approach|model|method|"
@@ -71,7 +71,6 @@ _REPORT_HEAD = re.compile(
 
 # the comma of a grouped number ("50,000 sentences"): the phrase patterns stop at commas
 _GROUPING_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
-GROUPING_COMMA = "\u201a"
 
 
 def mask_inner_periods(sentence: str) -> str:

@@ -8,6 +8,8 @@ from collections.abc import Sequence
 
 # an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
 INNER_PERIOD = "\u2024"
+# and the comma of a grouped number ("50,000"), for the same reason
+GROUPING_COMMA = "\u201a"
 DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with", "by", "from", "that",
                        "which", "as", "at", "its", "their", "capable", "able", "is", "are", "be", "both", "such",
                        "than", "how", "whether", "into", "between", "among", "using", "called", "referred", "more",
@@ -46,5 +48,5 @@ COUNT_LEADS = frozenset({"roughly", "about", "approximately", "nearly", "almost"
 
 def count_without_noun(words: Sequence[str]) -> bool:
     """A phrase cut after a number that counted something ("trained on roughly 50,000 | sentences")."""
-    return len(words) > 1 and re.fullmatch(r"\d[\d,.\u201a\u2024]*", words[-1].strip(",;:")) is not None \
-        and words[-2].lower() in COUNT_LEADS
+    number = re.fullmatch(rf"\d[\d,.{GROUPING_COMMA}{INNER_PERIOD}]*", words[-1].strip(",;:")) if words else None
+    return len(words) > 1 and number is not None and words[-2].lower() in COUNT_LEADS
