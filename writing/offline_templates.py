@@ -51,6 +51,7 @@ PLAIN = (
     "\\citet{{{key}}}, in turn, {verb} {phrase}.",
     "Another contribution is due to \\citet{{{key}}}, who {verb} {phrase}.",
 )
+PLAIN_FIRST = tuple(t for t in PLAIN if not t.startswith("Another") and "in turn" not in t)  # nothing before it
 NOUN = (
     "{Phrase} is {participle} by \\citet{{{key}}}.",
     "One example is {phrase} \\citep{{{key}}}.",

@@ -45,6 +45,7 @@ from relatex.writing.contributions import (
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
+from relatex.writing.draft_focus import focus_closing, focus_phrases
 from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
     BUILDS_ON,
@@ -54,6 +55,7 @@ from relatex.writing.offline_templates import (
     NOUN,
     PARTICIPLES,
     PLAIN,
+    PLAIN_FIRST,
     RECENT,
     RESULTS,
     SIMILAR,
@@ -152,7 +154,7 @@ def _paper_sentence(
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:
         text = _sentence(style.pick(NOUN), brief, contribution, style)
     else:
-        text = _sentence(style.pick(PLAIN), brief, contribution, style)
+        text = _sentence(style.pick(PLAIN if previous else PLAIN_FIRST), brief, contribution, style)
     return text + _finding(contribution, style)
 
 
@@ -295,7 +297,10 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     in_list_label = fitted_label(terms, [(b.record.title, b.record.abstract or "") for b in in_list]) or label
     sentences.append(list_sentence(in_list_label, [b.key for b in in_list]))
     sentences.append(see_also([k for k in listed if k not in fitting]))
-    sentences.append(closing(theme, aspect, style, used_closings, guard, topic=draft_topic(plan.draft_title)))
+    used = set() if used_closings is None else used_closings
+    sentences.append(closing(theme, aspect, style, used, guard, topic=draft_topic(plan.draft_title))
+                     or focus_closing(focus_phrases(plan.draft_title), theme_label(theme, short=True), label,
+                                      [(b.record.title, b.record.abstract or "") for b in briefs], style.pick, used))
     return " ".join(s for s in sentences if s)
 
 

@@ -44,7 +44,7 @@ def title_topic(title: str, gerund: bool = False) -> str:
              and not (w.lower() in _PLURAL_NOUNS and before.lower() in _NEEDS_NOUNS)]  # "Information Needs"
     if first in _NOT_TOPIC_START or (first.endswith("ing") and not gerund) or _claims(title) or verbs:
         return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
-    topic = " ".join(w if keeps_case(w) or _proper(w) else w.lower() for w in words)
+    topic = lowered(" ".join(words))
     return f"the {topic}" if _RELATIONAL_HEAD.match(topic) else topic
 
 
@@ -70,7 +70,7 @@ def paper_topic(title: str) -> str:
             continue  # "A Tale of Two Parsers" is not what the paper presents
         if topic and len(topic.split()) >= 2:
             keep = article.group(0).lower() if article and not topic.startswith("the ") else ""
-            if not keep and not topic.startswith("the ") and head_word(topic).lower() in _ARTEFACT_HEADS:
+            if not keep and not topic.startswith("the ") and head_word(topic).lower() in ARTEFACT_HEADS:
                 topic = with_article(topic)  # "a conversational recommender system"
             topics.append(keep + topic)
     return max(topics, key=lambda t: len(t.split()), default="")
@@ -81,7 +81,8 @@ def _figurative(topic: str) -> bool:
     return bool(words) and words[0] in _FIGURATIVE_HEADS and words[1:] != ["study"]
 
 
-def _lowered(part: str) -> str:
+def lowered(part: str) -> str:
+    """A title's words lower-cased, except acronyms, names with inner capitals and proper words."""
     return " ".join(w if keeps_case(w) or _proper(w) else w.lower() for w in part.split())
 
 
@@ -92,7 +93,7 @@ def _kind_with_subject(title: str) -> str:
     if title.count(":") != 1:
         return ""
     subject, kind = (p.strip() for p in _title_parts(title)[1:])
-    words = _lowered(kind).split()
+    words = lowered(kind).split()
     if words and words[0] in {"a", "an", "the"}:
         words = words[1:]
     if not 1 <= len(words) <= 7 or words[-1] not in _KIND_JOIN or any(w in MODIFIER_STARTS - {"and"} for w in words):
@@ -102,7 +103,7 @@ def _kind_with_subject(title: str) -> str:
             subject_words[0].lower() in _NOT_TOPIC_START - {"a", "an", "the"} or _names_one_thing(subject) or \
             (_TITLE_VERBS - {"vs", "versus"}).intersection(w.lower() for w in subject_words) or re.search(r"&|\w\(", subject):
         return ""  # "BEIR: A Benchmark": the name is the benchmark; "Factorization Meets ...": a claim
-    return with_article(f"{' '.join(words)} {_KIND_JOIN[words[-1]]} {_lowered(subject)}")
+    return with_article(f"{' '.join(words)} {_KIND_JOIN[words[-1]]} {lowered(subject)}")
 
 
 def _names_one_thing(part: str) -> bool:
@@ -125,7 +126,7 @@ def title_purpose(title: str, phrase: str) -> str:
         for found in (made_for, made_by):
             if not found or not mine & _content_words(found.group("thing")):
                 continue  # the title's thing must be the phrase's thing
-            goal = _lowered(found.group("goal"))
+            goal = lowered(found.group("goal"))
             goal_words = goal.split()
             if 1 <= len(goal_words) <= 6 and not re.search(r"[?!:]", goal) and not has_finite_verb(goal) and \
                     not _content_words(goal) <= mine:
@@ -171,7 +172,7 @@ def names_an_artefact(topic: str) -> bool:
     """Whether a draft's title topic names the artefact the draft builds ("new approach for aligning
     parallel texts"): the draft is it ("our new approach for ..."), not a study of it."""
     head = re.split(r"\s(?:for|of|to|with|in|on|based|using|via|that)\s", f" {topic} ", maxsplit=1)[0].split()
-    return bool(head) and head[0].lower() not in {"a", "an", "the"} and head[-1].lower() in _ARTEFACT_HEADS
+    return bool(head) and head[0].lower() not in {"a", "an", "the"} and head[-1].lower() in ARTEFACT_HEADS
 
 
 # a subtitle that names only a kind of work, and how it joins the title's subject
@@ -180,7 +181,7 @@ _KIND_JOIN = {"analysis": "of", "study": "of", "survey": "of", "comparison": "of
               "exploration": "of", "perspective": "on", "framework": "for", "approach": "for", "method": "for",
               "model": "for", "system": "for", "architecture": "for", "algorithm": "for", "toolkit": "for"}
 # singular heads that name one artefact and need an article ("a collaborative memory network for ...")
-_ARTEFACT_HEADS = frozenset({"framework", "approach", "method", "model", "system", "architecture", "algorithm",
+ARTEFACT_HEADS = frozenset({"framework", "approach", "method", "model", "system", "architecture", "algorithm",
                              "toolkit", "network", "platform", "engine", "tool", "dataset", "corpus", "benchmark",
                              "parser", "tagger", "classifier", "recommender", "interface", "library", "agent",
                              "language", "metric", "measure", "simulator", "prototype", "testbed", "pipeline"})
@@ -196,8 +197,11 @@ _FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journe
 _PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
     jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google amazon
     reddit english chinese arabic german french spanish japanese hindi european african american siamese
-    india china japan korea africa europe america germany france spain italy brazil canada australia""".split())
+    india china japan korea africa europe america germany france spain italy brazil canada australia korean russian
+    czech dutch italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 
 
 def _proper(word: str) -> bool:
-    return word[:1].isupper() and re.sub(r"'s$", "", word.lower().rstrip(",;")) in _PROPER_WORDS
+    """A capitalised name or proper adjective, alone or in a compound ("Arabic-English")."""
+    parts = re.sub(r"'s$", "", word.lower().rstrip(",;")).split("-")
+    return word[:1].isupper() and any(part in _PROPER_WORDS for part in parts)

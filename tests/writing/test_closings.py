@@ -229,3 +229,12 @@ def test_a_title_on_the_development_of_something_takes_its_article() -> None:
 
     assert paper_topic("Development And Use Of A Gold-Standard Data Set For Subjectivity Classifications") == \
         "the development and use of a gold-standard data set for subjectivity classifications"
+
+
+def test_a_compound_of_names_keeps_its_capitals_in_a_title_topic() -> None:
+    from relatex.writing.title_topics import paper_topic
+
+    assert paper_topic("A Maximum Entropy Word Aligner for Arabic-English Machine Translation") == \
+        "a maximum entropy word aligner for Arabic-English machine translation"
+    assert paper_topic("Statistical Machine Translation of Russian Texts") == \
+        "statistical machine translation of Russian texts"

@@ -603,3 +603,16 @@ def test_a_second_verb_agrees_with_a_singular_subject_too() -> None:
         assert agree_singular(unchanged) == unchanged
     assert [third_person(v) for v in ("apply", "approach", "devise", "employ")] == \
         ["applies", "approaches", "devises", "employs"]
+
+
+def test_the_first_paper_of_a_paragraph_is_never_another_contribution() -> None:
+    from relatex.writing.offline_writer import write_offline
+    from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
+
+    record = PaperRecord(id="a", title="Minimal test collections for retrieval evaluation", year=2006,
+                         abstract="We study test collections for retrieval evaluation with few judgments.")
+    plan = WritingPlan(draft_title="", draft_abstract="", papers={"a": PaperBrief(key="a", record=record)},
+                       themes=(ThemeOutline(id=0, label="test collections", terms=("test collections",), keys=("a",)),))
+    for seed in range(30):  # nothing came before it: not "Another contribution is due to ...", not "in turn"
+        body = write_offline(plan, seed=seed)
+        assert "\\citet{a}" in body and "Another contribution" not in body and "in turn" not in body, body

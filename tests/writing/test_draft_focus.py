@@ -1,0 +1,87 @@
+"""Closings from the draft's focus: a title phrase set against a theme only where the contrast holds."""
+
+from __future__ import annotations
+
+import random
+
+from relatex.retrieval.records import PaperRecord
+from relatex.writing.closings import Style
+from relatex.writing.draft_focus import CLOSING_FOCUS, focus_closing, focus_phrases
+from relatex.writing.offline_writer import write_offline
+from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
+
+TITLE = "Efficient Test Collection Construction via Active Learning"
+POOLING = [("Forming test collections with no system pooling", "We build test collections without pooling runs.")]
+
+
+def _pick(rng: int = 0) -> Style:
+    return Style(random.Random(rng))
+
+
+def test_the_title_gives_its_noun_phrases_in_order_names_kept_artefacts_left_out() -> None:
+    assert focus_phrases(TITLE) == ["efficient test collection construction", "test collection construction",
+                                    "collection construction", "active learning"]
+    assert focus_phrases("Distilling BERT Encoders for Dense Retrieval") == ["BERT encoders", "dense retrieval"]
+    assert focus_phrases("Bayesian Estimators for Unsupervised Tagging") == ["Bayesian estimators", "unsupervised tagging"]
+    assert focus_phrases("Bayesian Models of Query Reformulation") == ["query reformulation"]  # models of what
+    # "our work focuses on neural network" needs an article a focus cannot take
+    assert "neural network" not in focus_phrases("A Neural Network for Answer Selection")
+
+
+def test_a_phrase_the_theme_papers_name_is_no_contrast() -> None:
+    used: set[str] = set()
+    text = focus_closing(["active learning"], "test collections", "test collections",
+                         [("Active learning for test collections", "")], _pick().pick, used)
+    assert text == "" and not used  # the papers do active learning: "our work differs in ..." is false
+
+
+def test_a_phrase_sharing_a_word_with_the_label_is_no_contrast() -> None:
+    # the pooling paper never says "construction", but the theme is test collections: no contrast
+    text = focus_closing(focus_phrases(TITLE), "test collections", "test collections", POOLING, _pick().pick, set())
+    assert text.endswith("active learning.") and "construction" not in text
+
+
+def test_each_paragraph_gets_another_phrase_and_another_template() -> None:
+    used: set[str] = set()
+    phrases = ["prosody modulation", "user engagement", "conversational systems"]
+    first = focus_closing(phrases, "negative impacts", "negative impacts", POOLING, _pick(1).pick, used)
+    second = focus_closing(phrases, "intelligent assistants", "intelligent assistants", POOLING, _pick(1).pick, used)
+    assert first.endswith("prosody modulation.") and second.endswith("user engagement.")
+    # "user engagement" shares a word with a theme on user satisfaction: the next phrase is taken
+    assert focus_closing(phrases, "user satisfaction", "user satisfaction", POOLING, _pick(1).pick, set()).endswith(
+        "prosody modulation.")
+    templates = [t for t in CLOSING_FOCUS if t in used]
+    assert len(templates) == 2
+    third = focus_closing(["modulation of prosody"], "speech", "speech", POOLING, _pick().pick, used)
+    assert third.endswith("modulation of prosody.")  # a new head word; "prosody modulation" was said once
+
+
+def test_no_phrase_left_or_a_paper_known_by_its_title_only_no_closing() -> None:
+    assert focus_closing([], "dense retrieval", "dense retrieval", POOLING, _pick().pick, set()) == ""
+    # "Beyond Pooling" says nothing of active learning, but its paper is about it: absence needs an abstract
+    untold = [*POOLING, ("Beyond pooling", "")]
+    assert focus_closing(["active learning"], "test collections", "test collections", untold, _pick().pick, set()) == ""
+
+
+def _brief(key: str, title: str, abstract: str, theme: int) -> PaperBrief:
+    record = PaperRecord(id=key, title=title, abstract=abstract, authors=("Ann Smith",), year=2019)
+    return PaperBrief(key=key, record=record, theme=theme, relevance=0.5, sentences=(abstract,))
+
+
+def test_a_draft_without_aspects_names_its_title_once_then_closes_by_its_focus() -> None:
+    papers = {
+        "a": _brief("a", "Minimal test collections for retrieval evaluation",
+                    "We study test collections for retrieval evaluation with few judgments.", 0),
+        "b": _brief("b", "Bandit methods for relevance judging",
+                    "We propose a bandit method that selects documents for relevance judging.", 1),
+        "c": _brief("c", "Stopping methods for relevance judging",
+                    "We present stopping methods that decide when relevance judging can end.", 1),
+    }
+    themes = (ThemeOutline(id=0, label="test collections", terms=("test collections",), keys=("a",)),
+              ThemeOutline(id=1, label="relevance judging", terms=("relevance judging",), keys=("b", "c")))
+    body = write_offline(WritingPlan(draft_title=TITLE, draft_abstract="", papers=papers, themes=themes))
+    paragraphs = [p for p in body.split("\n\n") if "\\cite" in p]
+    assert len(paragraphs) == 2
+    assert "our study of efficient test collection construction via active learning" in paragraphs[0].lower()
+    last = paragraphs[1].rsplit(". ", 1)[-1]
+    assert "our work" in last.lower() and last.rstrip().endswith("test collection construction.")

@@ -1,0 +1,90 @@
+"""Closings from the draft's focus: the noun phrases of its title ("prosody modulation", "active
+learning"), each set against a theme whose papers never speak of it.
+
+A paragraph whose theme no aspect of the draft's abstract relates to (and whose section has named
+the draft's title already) can still end by saying where the draft differs: "Our work differs
+from these in its focus on prosody modulation." The contrast is only written when it holds on the
+papers' own text: no title or abstract of the theme's papers names the phrase's head noun phrase.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from relatex.retrieval.theme_labels import title_phrases
+from relatex.writing.sentence_checks import well_formed
+from relatex.writing.title_topics import ARTEFACT_HEADS, lowered
+
+CLOSING_FOCUS = (  # {phrase}: a noun phrase of the draft's title that no paper of the theme names
+    "Our work differs from these in its focus on {phrase}.",
+    "Unlike these works on {term}, our work focuses on {phrase}.",
+    "What sets our work apart from this line of research is its focus on {phrase}.",
+)
+
+
+# singular heads that name one thing and would need an article ("a morphological analyzer")
+_COUNT_HEADS = frozenset({"function", "analyzer", "analyser", "translator", "generator", "extractor", "detector",
+                          "learner", "ranker", "encoder", "decoder", "tokenizer", "segmenter", "lexicon", "grammar",
+                          "tree", "graph", "vector", "matrix", "task", "problem", "study", "paradigm", "technique"})
+
+
+def _stems(text: str) -> set[str]:
+    return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
+def focus_phrases(title: str) -> list[str]:
+    """The noun phrases of the draft's title, in the title's order, longest first where they
+    share a head ("efficient test collection construction" before "test collection construction"),
+    lower-cased except names and acronyms; a singular artefact ("neural network") needs an article
+    a focus cannot take and is left out."""
+    out: list[str] = []
+    phrases = title_phrases(title, max_words=4)
+    ends = {p.split()[-1].lower() for p in phrases}
+    for phrase in phrases:
+        head = phrase.split()[-1].lower()
+        if head in ARTEFACT_HEADS or head in _COUNT_HEADS or re.search(r"\d", phrase):
+            continue  # "our work focuses on neural network", "... on EMNLP-WMT 2011"
+        at = re.escape(phrase)
+        if re.search(rf"\b{at}\s+of\b", title) or re.search(rf"\bto\s+{at}\b", title, re.I):
+            continue  # "automatic identification [of ...]" says what of nothing; "[to] interpret time expressions"
+        shared = re.search(rf"(\S+)\s+(?:and|or)\s+{at}\b", title)
+        if shared and shared.group(1).lower() not in ends:
+            continue  # "[pro and] con reasons": the head is shared with a word that is no phrase of its own
+        out.append(lowered(phrase))
+    return out
+
+
+def _head(phrase: str) -> str:
+    """The phrase's head: its last two words ("answer selection" of "efficient transformer-based
+    answer selection"), what a paper must not name for the contrast to hold."""
+    return " ".join(phrase.split()[-2:])
+
+
+def _named_by(phrase: str, papers: Sequence[tuple[str, str]]) -> bool:
+    needed = _stems(_head(phrase))
+    return any(needed <= _stems(f"{title} {abstract}") for title, abstract in papers)
+
+
+def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequence[tuple[str, str]],
+                  pick: Callable[[list[str]], str], used: set[str]) -> str:
+    """The theme (``term`` in the sentence, ``label`` in full) set against the first focus phrase
+    not yet said in the section (``used``; one per head word) that shares no word with the label
+    and that no paper of the theme (``papers``: title, abstract) names; ``pick`` chooses the
+    template among those not used yet. "" when no phrase holds, or when a paper has no abstract: a
+    title alone cannot show what a paper leaves out ("Beyond Pooling" is about active learning)."""
+    if not papers or any(not abstract.strip() for _, abstract in papers):
+        return ""
+    for phrase in phrases:
+        head = _stems(phrase.split()[-1])
+        if any(f"focus:{stem}" in used for stem in head) or _named_by(phrase, papers):
+            continue
+        if _stems(label) & _stems(phrase):
+            continue  # "unlike these works on test collections, ... efficient test collection construction"
+        template = pick([t for t in CLOSING_FOCUS if t not in used] or list(CLOSING_FOCUS))
+        sentence = template.format(term=term, phrase=phrase)
+        if well_formed(sentence):
+            used.add(template)
+            used.update(f"focus:{stem}" for stem in head)
+            return sentence
+    return ""
