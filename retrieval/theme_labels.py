@@ -46,6 +46,11 @@ _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different"
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
+# languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
+_LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
+    italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
+_NAMES_AS_MODIFIERS = _LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
+    hessian laplacian euclidean markovian""".split())
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -93,6 +98,10 @@ def label_term_ok(term: str) -> bool:
     words = term.split()
     if any(w in STOPWORDS or w in _NEVER_LABEL for w in words):
         return False
+    if words and words[-1] in _NAMES_AS_MODIFIERS:
+        return False  # "english", "hidden markov", "international chinese": a modifier without its noun
+    if all(w in GENERIC_LABEL_WORDS or w in _LANGUAGES for w in words):
+        return False  # "english text", "english language"
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
         return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE or is_adjective_like(words[0]) or verb_form)
@@ -269,15 +278,23 @@ def _stem(word: str) -> str:
 
 
 def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
-    """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank)."""
+    """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank), or
+    when the word is capitalised wherever it stands inside a sentence, at least twice (Chinese,
+    Markov, Arabic-English): a name or a proper adjective."""
     forms: dict[str, Counter[str]] = {}
+    inside: dict[str, Counter[bool]] = {}  # inside a sentence: capitalised or not
     for text in texts:
-        for word in re.findall(r"[A-Za-z][A-Za-z0-9\-]+", text):
-            forms.setdefault(word.lower(), Counter())[word] += 1
+        for match in re.finditer(r"[A-Za-z][A-Za-z0-9\-]+", text):
+            word, low = match.group(0), match.group(0).lower()
+            forms.setdefault(low, Counter())[word] += 1
+            if not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, match.start() - 3):match.start()]):
+                inside.setdefault(low, Counter())[word[0].isupper()] += 1
     out: dict[str, str] = {}
     for low, counter in forms.items():
         form, count = counter.most_common(1)[0]
         if count * 2 >= sum(counter.values()) and any(c.isupper() for c in form[1:]):
+            out[low] = form
+        elif form[0].isupper() and inside.get(low, Counter())[True] >= 2 and not inside[low][False]:
             out[low] = form
     return out
 
@@ -305,6 +322,17 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
     pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)
     return plural if any(pattern.search(text) for text in texts) else term
+
+
+def as_written(term: str, texts: Sequence[str]) -> str:
+    """A two-word term as the texts write it when they join its words by an underscore and never
+    by a space ("pytrec eval" -> "pytrec_eval", a tool's name)."""
+    words = term.split()
+    if len(words) != 2:
+        return term
+    joined = [m.group(0) for t in texts for m in re.finditer(re.escape("_".join(words)), t, re.I)]
+    spaced = any(re.search(rf"\b{re.escape(term)}\b", t, re.I) for t in texts)
+    return Counter(joined).most_common(1)[0][0] if joined and not spaced else term
 
 
 def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
@@ -362,7 +390,7 @@ def label_communities(
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
         weighted = _without_modifiers(weights.get(c, []), texts[c])
-        terms = tuple(count_noun_plural(t, texts[c])
+        terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c])
                       for t in label_terms(weighted, titles, papers_terms, n_terms, spellings))
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))

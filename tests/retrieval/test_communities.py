@@ -176,3 +176,31 @@ def test_bigrams_are_words_next_to_each_other_in_the_text() -> None:
     terms = terms_of("We study learning to rank for web search.")
     assert "learning rank" not in terms  # "to" stood between them: a label "learning rank" is no phrase
     assert "web search" in terms
+
+
+def test_languages_and_names_modify_a_label_but_never_end_one() -> None:
+    for junk in ("english", "bayesian", "hidden markov", "international chinese", "english french", "english text",
+                 "english language"):
+        assert not label_term_ok(junk), junk
+    for kept in ("chinese word segmentation", "markov models", "bayesian estimators", "simple english wikipedia"):
+        assert label_term_ok(kept), kept
+
+
+def test_names_keep_their_capital_where_the_abstracts_always_give_it() -> None:
+    from relatex.retrieval.theme_labels import usual_spellings
+
+    texts = ["Chinese text has no spaces. We segment Chinese words with a Markov model.",
+             "A Chinese treebank and Arabic-English data; more Arabic-English data for Markov chains.",
+             "Translation of the Treebank. The treebank is large."]
+    spellings = usual_spellings(texts)
+    assert spellings["chinese"] == "Chinese" and spellings["markov"] == "Markov"
+    assert spellings["arabic-english"] == "Arabic-English"
+    assert "treebank" not in spellings and "translation" not in spellings  # lower-case inside a sentence, or once
+
+
+def test_a_tool_name_joined_by_an_underscore_is_written_so() -> None:
+    from relatex.retrieval.theme_labels import as_written
+
+    texts = ["We present pytrec_eval, a Python interface to trec_eval.", "Evaluation with pytrec_eval is fast."]
+    assert as_written("pytrec eval", texts) == "pytrec_eval"
+    assert as_written("dense retrieval", texts + ["dense_retrieval and dense retrieval"]) == "dense retrieval"
