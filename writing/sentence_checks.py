@@ -126,6 +126,14 @@ def _dangles(last: str, before: str) -> bool:
 # "and a", "or of" are how English joins phrases
 _DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a|an)|(?:and|or|but|of)\s+(?:and|or|but)|"
                                     r"of\s+of)\b", re.I)
+# "we develop a new efficient parsing for ...": an article before a verb form that ends its noun phrase
+_ARTICLE_GERUND = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?P<verb>[a-z]+ing)(?=\s*(?:[.,;:]|$)|"
+                             r"\s(?:for|of|in|on|with|by|from|that|which)\b)")
+_COUNT_GERUNDS = frozenset("""understanding ranking embedding mapping clustering matching setting meeting string thing
+    building encoding labeling labelling reading finding ordering drawing recording listing posting heading opening
+    hearing warning offering grouping pairing coupling binding sibling ring spring morning evening feeling wedding
+    painting saving booking rating sampling covering partitioning bracketing spelling wording crossing beginning
+    tiling filing ruling holding""".split())
 _RUN_TOGETHER = re.compile(r"\b[a-z]{4,}(?:the|this|these)\b|"  # lower case: "Forsythe" is a name
                            r"\b[a-z]{2,}(?:ed|ing)(?:to|the|of|and|in|for|with|on|by)\b|"  # "suitedto"
                            r"\b(?:of|the|to|for|and|in|on|with)[A-Z]{2,}s?\b|"  # "the employment ofSA"
@@ -179,6 +187,9 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return "'both' without its 'and'"
     if _DOUBLED_FUNCTION_WORD.search(text):
         return "doubled function word"
+    gerund = _ARTICLE_GERUND.search(text)
+    if gerund and gerund.group("verb").lower() not in _COUNT_GERUNDS:
+        return f"an article before the verb form '{gerund.group('verb')}'"
     return ""
 
 

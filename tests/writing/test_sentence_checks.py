@@ -198,6 +198,7 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     r"It builds on collective information over a large body.",
     r"Early on, \citet{a} present the SDC PUNDIT,, system for processing language.",
     r"Unlike these works on search, we argue that there needs.",
+    r"Unlike these works on parsing, we develop a new efficient parsing.",  # "a new efficient parsing [algorithm]"
 ])
 def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -214,6 +215,8 @@ def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence:
     r"\citet{a} propose a method for information retrieval.",
     r"\citet{a} study the human body.",
     r"\citet{a} study update delivery mechanisms for prospective information needs.",
+    r"\citet{a} learn a ranking for each query and give an understanding of its errors.",
+    r"\citet{a} propose a learning to rank approach with a new string matching step.",
 ])
 def test_whole_sentences_like_them_and_numbers_ending_whole_phrases_are_not(sentence: str) -> None:
     assert not garbled_reason(sentence), garbled_reason(sentence)
