@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
+from relatex.retrieval.label_forms import as_written, count_noun_plural, usual_spellings
 from relatex.retrieval.records import PaperRecord
 
 # Words that make poor theme labels on their own: generic nouns and common adjectives. They may
@@ -277,64 +278,6 @@ def _stem(word: str) -> str:
     return word[:6] if len(word) > 6 else word
 
 
-def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
-    """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank), or
-    when the word is capitalised wherever it stands inside a sentence, at least twice (Chinese,
-    Markov, Arabic-English): a name or a proper adjective."""
-    forms: dict[str, Counter[str]] = {}
-    inside: dict[str, Counter[bool]] = {}  # inside a sentence: capitalised or not
-    for text in texts:
-        for match in re.finditer(r"[A-Za-z][A-Za-z0-9\-]+", text):
-            word, low = match.group(0), match.group(0).lower()
-            forms.setdefault(low, Counter())[word] += 1
-            if not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, match.start() - 3):match.start()]):
-                inside.setdefault(low, Counter())[word[0].isupper()] += 1
-    out: dict[str, str] = {}
-    for low, counter in forms.items():
-        form, count = counter.most_common(1)[0]
-        if count * 2 >= sum(counter.values()) and any(c.isupper() for c in form[1:]):
-            out[low] = form
-        elif form[0].isupper() and inside.get(low, Counter())[True] >= 2 and not inside[low][False]:
-            out[low] = form
-    return out
-
-
-_MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "ence", "al", "cy", "ogy",
-                 "ure", "age", "ledge", "ware", "back", "work", "ch", "ata", "s")
-
-
-_COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
-                          "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
-
-
-def count_noun_plural(term: str, texts: Sequence[str]) -> str:
-    """A term whose head is a count noun, in the plural, when the papers use it so (the phrase in the
-    plural, or after "a"/"each"): "work on graph" and "approaches to related entity" are not English,
-    "graphs" and "related entities" are; other terms as they are."""
-    words = term.split()
-    head = words[-1] if words else ""
-    if not head.isalpha() or not head.islower() or head.endswith(_MASS_ENDINGS):
-        return term
-    many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
-    plural = " ".join([*words[:-1], many])
-    if head in _COUNT_HEADS and len(words) > 1:
-        return plural  # "work on matching models": a kind of artefact, never a mass
-    after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
-    pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)
-    return plural if any(pattern.search(text) for text in texts) else term
-
-
-def as_written(term: str, texts: Sequence[str]) -> str:
-    """A two-word term as the texts write it when they join its words by an underscore and never
-    by a space ("pytrec eval" -> "pytrec_eval", a tool's name)."""
-    words = term.split()
-    if len(words) != 2:
-        return term
-    joined = [m.group(0) for t in texts for m in re.finditer(re.escape("_".join(words)), t, re.I)]
-    spaced = any(re.search(rf"\b{re.escape(term)}\b", t, re.I) for t in texts)
-    return Counter(joined).most_common(1)[0][0] if joined and not spaced else term
-
-
 def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
     return any(list(words[i:i + len(part)]) == list(part) for i in range(len(words) - len(part) + 1))
 
@@ -378,12 +321,15 @@ def label_communities(
     n_terms: int = 3,
 ) -> list[tuple[str, tuple[str, ...]]]:
     """A (label, terms) pair per community from its most distinctive c-TF-IDF terms, shown as
-    the noun phrases of its titles where possible."""
+    the noun phrases of its titles where possible; never a term made only of authors' names
+    ("hermann ney": abstracts taken from PDFs may begin with their authors)."""
     texts = {
         c: [records[i].embedding_text() for i in members if i in records]
         for c, members in enumerate(communities)
     }
-    weights = class_tfidf(texts)
+    names = {w.lower() for r in records.values() for a in r.authors for w in re.findall(r"[^\W\d_]{2,}", a)}
+    weights = {c: [(t, w) for t, w in terms if not set(t.split()) <= names]
+               for c, terms in class_tfidf(texts).items()}
     out: list[tuple[str, tuple[str, ...]]] = []
     for c, members in enumerate(communities):
         titles = [records[i].title for i in members if i in records]

@@ -8,10 +8,10 @@ import networkx as nx
 import numpy as np
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, detect_communities, terms_of, top_terms
+from relatex.retrieval.label_forms import count_noun_plural
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.theme_labels import (
     GENERIC_LABEL_WORDS,
-    count_noun_plural,
     is_adjective_like,
     label_communities,
     label_term_ok,
@@ -187,7 +187,7 @@ def test_languages_and_names_modify_a_label_but_never_end_one() -> None:
 
 
 def test_names_keep_their_capital_where_the_abstracts_always_give_it() -> None:
-    from relatex.retrieval.theme_labels import usual_spellings
+    from relatex.retrieval.label_forms import usual_spellings
 
     texts = ["Chinese text has no spaces. We segment Chinese words with a Markov model.",
              "A Chinese treebank and Arabic-English data; more Arabic-English data for Markov chains.",
@@ -199,8 +199,24 @@ def test_names_keep_their_capital_where_the_abstracts_always_give_it() -> None:
 
 
 def test_a_tool_name_joined_by_an_underscore_is_written_so() -> None:
-    from relatex.retrieval.theme_labels import as_written
+    from relatex.retrieval.label_forms import as_written
 
     texts = ["We present pytrec_eval, a Python interface to trec_eval.", "Evaluation with pytrec_eval is fast."]
     assert as_written("pytrec eval", texts) == "pytrec_eval"
     assert as_written("dense retrieval", texts + ["dense_retrieval and dense retrieval"]) == "dense retrieval"
+
+
+def test_authors_names_never_make_a_label() -> None:
+    ney = "Hermann Ney"
+    records = {
+        "a": PaperRecord(id="a", title="Word graphs in statistical machine translation", authors=("N. Ueffing", ney),
+                         abstract="Hermann Ney. Word graphs for statistical machine translation are generated."),
+        "b": PaperRecord(id="b", title="Phrase-based statistical machine translation", authors=("R. Zens", ney),
+                         abstract="Hermann Ney. Phrase-based statistical machine translation with word graphs."),
+        "c": PaperRecord(id="c", title="Dense passage retrieval", authors=("V. Karpukhin",),
+                         abstract="Dense passage retrieval for open-domain question answering."),
+        "d": PaperRecord(id="d", title="Dense retrieval with hard negatives", authors=("L. Xiong",),
+                         abstract="Dense retrieval learns from hard negatives for question answering."),
+    }
+    labels = label_communities([["a", "b"], ["c", "d"]], records)
+    assert labels[0][1] and not any("ney" in t.lower() or "hermann" in t.lower() for t in labels[0][1]), labels

@@ -1,0 +1,66 @@
+"""How a theme label's terms are written: names and acronyms with their usual capitals, count
+nouns in the plural, tools' names joined as the papers join them."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+
+def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
+    """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank), or
+    when the word is capitalised wherever it stands inside a sentence, at least twice (Chinese,
+    Markov, Arabic-English): a name or a proper adjective."""
+    forms: dict[str, Counter[str]] = {}
+    inside: dict[str, Counter[bool]] = {}  # inside a sentence: capitalised or not
+    for text in texts:
+        for match in re.finditer(r"[A-Za-z][A-Za-z0-9\-]+", text):
+            word, low = match.group(0), match.group(0).lower()
+            forms.setdefault(low, Counter())[word] += 1
+            if not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, match.start() - 3):match.start()]):
+                inside.setdefault(low, Counter())[word[0].isupper()] += 1
+    out: dict[str, str] = {}
+    for low, counter in forms.items():
+        form, count = counter.most_common(1)[0]
+        if count * 2 >= sum(counter.values()) and any(c.isupper() for c in form[1:]):
+            out[low] = form
+        elif form[0].isupper() and inside.get(low, Counter())[True] >= 2 and not inside[low][False]:
+            out[low] = form
+    return out
+
+
+_MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "ence", "al", "cy", "ogy",
+                 "ure", "age", "ledge", "ware", "back", "work", "ch", "ata", "s")
+
+
+_COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
+                          "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
+
+
+def count_noun_plural(term: str, texts: Sequence[str]) -> str:
+    """A term whose head is a count noun, in the plural, when the papers use it so (the phrase in the
+    plural, or after "a"/"each"): "work on graph" and "approaches to related entity" are not English,
+    "graphs" and "related entities" are; other terms as they are."""
+    words = term.split()
+    head = words[-1] if words else ""
+    if not head.isalpha() or not head.islower() or head.endswith(_MASS_ENDINGS):
+        return term
+    many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
+    plural = " ".join([*words[:-1], many])
+    if head in _COUNT_HEADS and len(words) > 1:
+        return plural  # "work on matching models": a kind of artefact, never a mass
+    after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
+    pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)
+    return plural if any(pattern.search(text) for text in texts) else term
+
+
+def as_written(term: str, texts: Sequence[str]) -> str:
+    """A two-word term as the texts write it when they join its words by an underscore and never
+    by a space ("pytrec eval" -> "pytrec_eval", a tool's name)."""
+    words = term.split()
+    if len(words) != 2:
+        return term
+    joined = [m.group(0) for t in texts for m in re.finditer(re.escape("_".join(words)), t, re.I)]
+    spaced = any(re.search(rf"\b{re.escape(term)}\b", t, re.I) for t in texts)
+    return Counter(joined).most_common(1)[0][0] if joined and not spaced else term
