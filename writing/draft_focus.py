@@ -29,6 +29,13 @@ _COUNT_HEADS = frozenset({"function", "analyzer", "analyser", "translator", "gen
                           "tree", "graph", "vector", "matrix", "task", "problem", "study", "paradigm", "technique"})
 
 
+_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve fifteen twenty fifty
+    hundred thousand million first second third fourth fifth""".split())
+# what a title says of its own kind or time ("Fifteen Years Later", "Lessons Learned"), not a topic
+_NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "ways", "lessons", "steps", "perspectives",
+                       "directions", "results", "experiments", "experiences", "insights", "challenges", "opportunities"})
+
+
 def _stems(text: str) -> set[str]:
     return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
 
@@ -43,8 +50,9 @@ def focus_phrases(title: str) -> list[str]:
     ends = {p.split()[-1].lower() for p in phrases}
     for phrase in phrases:
         head = phrase.split()[-1].lower()
-        if head in ARTEFACT_HEADS or head in _COUNT_HEADS or re.search(r"\d", phrase):
-            continue  # "our work focuses on neural network", "... on EMNLP-WMT 2011"
+        if head in ARTEFACT_HEADS or head in _COUNT_HEADS or re.search(r"\d", phrase) \
+                or (_NUMBER_WORDS | _NO_FOCUS).intersection(phrase.lower().split()):
+            continue  # "our work focuses on neural network", "... on EMNLP-WMT 2011", "... on fifteen years"
         at = re.escape(phrase)
         if re.search(rf"\b{at}\s+of\b", title) or re.search(rf"\bto\s+{at}\b", title, re.I):
             continue  # "automatic identification [of ...]" says what of nothing; "[to] interpret time expressions"

@@ -231,22 +231,30 @@ def list_sentence(label: str, keys: Sequence[str]) -> str:
     return f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." if keys else ""
 
 
-def _joint_terms(terms: list[str], briefs: Sequence[PaperBrief]) -> list[str]:
+def _joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:
     """The label's terms, without the second when no paper is about both ("web pages and product"
-    over papers on either: two halves, not one theme)."""
+    over papers on either: two halves, not one theme), or when it fits fewer than half of the
+    papers while the first fits at least half ("eye tracking [and faceted search interfaces]"),
+    unless the first alone shares a word with another theme's first term (``others``): then the
+    second is what tells the two paragraphs apart."""
     if len(terms) < 2:
         return terms
-    both = any(all(fits_label(b.record.title, b.record.abstract or "", [t]) for t in terms) for b in briefs)
-    return terms if both else terms[:1]
+    fits = [[fits_label(b.record.title, b.record.abstract or "", [t]) for t in terms[:2]] for b in briefs]
+    if not any(first and second for first, second in fits):
+        return terms[:1]
+    first, second = sum(f[0] for f in fits), sum(f[1] for f in fits)
+    words = {w[:5] for w in terms[0].lower().split()}
+    distinct = not any(words & {w[:5] for w in other.lower().split()} for other in others)
+    return terms[:1] if second * 2 < len(briefs) <= first * 2 and distinct else terms
 
 
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
-                seed: int = 0, used_closings: set[str] | None = None) -> str:
-    """One paragraph for one theme."""
+                seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = ()) -> str:
+    """One paragraph for one theme (``others``: the first label terms of the section's other themes)."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     briefs = _order(theme.keys, plan)
-    terms = _joint_terms(label_terms(theme), briefs)
+    terms = _joint_terms(label_terms(theme), briefs, others)
     label = join_terms(terms) if terms else theme_label(theme)
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
     leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
@@ -353,7 +361,10 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
             f"This section reviews prior work on {join_terms(labels)}, in each case moving from "
             "foundational to recent contributions."
         )
+    firsts = [theme_label(t, short=True) for t in themes]
     for index, theme in enumerate(themes):
-        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings)
+        others = firsts[:index] + firsts[index + 1:]
+        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings,
+                                others)
         paragraphs.append(without_copied_sentences(paragraph, guard))
     return escape_prose("\n\n".join(paragraphs) + "\n")  # phrases of abstracts may hold "%", "&", "_"

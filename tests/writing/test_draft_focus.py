@@ -26,6 +26,9 @@ def test_the_title_gives_its_noun_phrases_in_order_names_kept_artefacts_left_out
     assert focus_phrases("Bayesian Models of Query Reformulation") == ["query reformulation"]  # models of what
     # "our work focuses on neural network" needs an article a focus cannot take
     assert "neural network" not in focus_phrases("A Neural Network for Answer Selection")
+    # what a title says of its time or kind is no topic
+    assert focus_phrases("Coreference Resolution: Fifteen Years Later") == ["coreference resolution"]
+    assert focus_phrases("Findings of the EMNLP-WMT 2011 Shared Task") == []
 
 
 def test_a_phrase_the_theme_papers_name_is_no_contrast() -> None:

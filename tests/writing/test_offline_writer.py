@@ -616,3 +616,20 @@ def test_the_first_paper_of_a_paragraph_is_never_another_contribution() -> None:
     for seed in range(30):  # nothing came before it: not "Another contribution is due to ...", not "in turn"
         body = write_offline(plan, seed=seed)
         assert "\\citet{a}" in body and "Another contribution" not in body and "in turn" not in body, body
+
+
+def test_a_second_label_term_few_papers_fit_is_dropped_unless_it_tells_two_themes_apart() -> None:
+    from relatex.writing.offline_writer import _joint_terms
+    from relatex.writing.plan import PaperBrief
+
+    def brief(key: str, title: str) -> PaperBrief:
+        return PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=""))
+
+    briefs = [brief("a", "Eye tracking in faceted search interfaces"), brief("b", "Eye tracking of web searchers"),
+              brief("c", "Reading behaviour from eye tracking")]
+    terms = ["eye tracking", "faceted search interfaces"]
+    assert _joint_terms(terms, briefs, others=["dense retrieval"]) == ["eye tracking"]
+    # another theme on eye movements: "eye tracking" alone would not tell the paragraphs apart
+    assert _joint_terms(terms, briefs, others=["eye movements"]) == terms
+    # a term that half of the papers fit stays
+    assert _joint_terms(terms, [*briefs[:2], brief("d", "Faceted search interfaces")], others=[]) == terms
