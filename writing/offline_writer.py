@@ -233,19 +233,22 @@ def list_sentence(label: str, keys: Sequence[str]) -> str:
 
 def _joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:
     """The label's terms, without the second when no paper is about both ("web pages and product"
-    over papers on either: two halves, not one theme), or when it fits fewer than half of the
-    papers while the first fits at least half ("eye tracking [and faceted search interfaces]"),
-    unless the first alone shares a word with another theme's first term (``others``): then the
-    second is what tells the two paragraphs apart."""
+    over papers on either: two halves, not one theme), or when it fits at most half of the papers
+    and adds none the first does not fit ("neural ranking [and weak supervision]" over two papers on
+    neural ranking, one with weak supervision), or fewer than half while the first fits at least half
+    ("eye tracking [and faceted search interfaces]"); unless the first alone shares a word with
+    another theme's first term (``others``): then the second is what tells the paragraphs apart."""
     if len(terms) < 2:
         return terms
     fits = [[fits_label(b.record.title, b.record.abstract or "", [t]) for t in terms[:2]] for b in briefs]
     if not any(first and second for first, second in fits):
         return terms[:1]
     first, second = sum(f[0] for f in fits), sum(f[1] for f in fits)
+    adds = any(f[1] and not f[0] for f in fits)
+    weak = (second * 2 <= len(briefs) and not adds) or second * 2 < len(briefs) <= first * 2
     words = {w[:5] for w in terms[0].lower().split()}
     distinct = not any(words & {w[:5] for w in other.lower().split()} for other in others)
-    return terms[:1] if second * 2 < len(briefs) <= first * 2 and distinct else terms
+    return terms[:1] if weak and distinct else terms
 
 
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,

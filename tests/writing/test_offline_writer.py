@@ -631,5 +631,10 @@ def test_a_second_label_term_few_papers_fit_is_dropped_unless_it_tells_two_theme
     assert _joint_terms(terms, briefs, others=["dense retrieval"]) == ["eye tracking"]
     # another theme on eye movements: "eye tracking" alone would not tell the paragraphs apart
     assert _joint_terms(terms, briefs, others=["eye movements"]) == terms
-    # a term that half of the papers fit stays
+    # a term that more than half of the papers fit stays, and so does one that fits as many as the first
     assert _joint_terms(terms, [*briefs[:2], brief("d", "Faceted search interfaces")], others=[]) == terms
+    pair = [brief("e", "Eye tracking in faceted search interfaces"), brief("f", "Faceted search interfaces for eye tracking")]
+    assert _joint_terms(terms, pair, others=[]) == terms
+    # two papers on neural ranking, one of them with weak supervision: "neural ranking"
+    ranking = [brief("g", "Neural ranking models with weak supervision"), brief("h", "A neural ranking model")]
+    assert _joint_terms(["neural ranking", "weak supervision"], ranking, others=[]) == ["neural ranking"]
