@@ -3,6 +3,7 @@ grouping and closing sentences. Placeholders: {cite}, {cites}, {label}, {verb}, 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 # verb class -> variants as (base form, third person singular)
@@ -127,3 +128,18 @@ def see_also(keys: Sequence[str]) -> str:
     """Papers cited without a claim (their text does not name the theme, or the judge found the
     sentence that listed them unsupported): a pointer the claim checker does not judge."""
     return f"See also~\\citep{{{','.join(keys)}}}." if keys else ""
+
+
+_SEE_ALSO = re.compile(r"See also~\\citep\{([^{}]*)\}\.")
+
+
+def with_pointers(text: str, after: int, keys: Sequence[str]) -> str:
+    """``keys`` joined to the "See also" list of the paragraph going on after ``after``, or given
+    one at the paragraph's end: a pointer list reads as an aside, not as the paragraph's second sentence."""
+    stop = text.find("\n\n", after)
+    stop = len(text.rstrip()) if stop < 0 else stop
+    found = _SEE_ALSO.search(text, after, stop)
+    if found:
+        merged = list(dict.fromkeys([*found.group(1).split(","), *keys]))
+        return text[:found.start()] + see_also(merged) + text[found.end():]
+    return f"{text[:stop]} {see_also(keys)}{text[stop:]}"

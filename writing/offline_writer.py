@@ -46,7 +46,7 @@ from relatex.writing.contributions import (
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
 from relatex.writing.draft_focus import focus_closing, focus_phrases
-from relatex.writing.latex_validator import escape_prose
+from relatex.writing.latex_validator import cited_keys, escape_prose
 from relatex.writing.offline_templates import (
     BUILDS_ON,
     EARLY,
@@ -69,6 +69,7 @@ from relatex.writing.offline_templates import (
     VERB_NEEDS,
     VERBS,
     see_also,
+    with_pointers,
 )
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
@@ -317,7 +318,16 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
 
 def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
     """The paragraph without any sentence that holds, or starts, a copied run: a run can cross
-    from the end of one sentence into the next ("... scoring functions. In ...")."""
+    from the end of one sentence into the next ("... scoring functions. In ..."). A paper that only
+    a removed sentence cited stays cited, in the paragraph's "See also" list."""
+    text = " ".join(_kept_sentences(paragraph, guard))
+    lost = [k for k in dict.fromkeys(cited_keys(paragraph)) if k not in set(cited_keys(text))]
+    if not lost:
+        return text
+    return with_pointers(text, 0, lost) if text else see_also(lost)
+
+
+def _kept_sentences(paragraph: str, guard: CopyGuard) -> list[str]:
     sentences = [s for s in _split(paragraph) if guard.ok(s)]
     while sentences:
         hits = guard.copied(" ".join(sentences))
@@ -329,7 +339,7 @@ def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
             if counted > start:
                 del sentences[index]
                 break
-    return " ".join(sentences)
+    return sentences
 
 
 def section_without_copies(body: str, guard: CopyGuard) -> str:

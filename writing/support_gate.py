@@ -33,7 +33,7 @@ from relatex.analysis.latex.claim_extraction import claims_for_file, source_sent
 from relatex.analysis.latex.latex_scan import mask_text
 from relatex.analysis.latex.project_model import Claim
 from relatex.writing.latex_validator import cited_keys
-from relatex.writing.offline_templates import see_also
+from relatex.writing.offline_templates import with_pointers
 from relatex.writing.plan import PaperBrief
 from relatex.writing.sentence_checks import well_formed
 
@@ -187,21 +187,6 @@ def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[st
     for start, end, replacement in sorted(edits, reverse=True):
         text = text[:start] + replacement + text[end:]
     return text
-
-
-_SEE_ALSO = re.compile(r"See also~\\citep\{([^{}]*)\}\.")
-
-
-def with_pointers(text: str, after: int, keys: Sequence[str]) -> str:
-    """``keys`` joined to the "See also" list of the paragraph going on after ``after``, or given
-    one at the paragraph's end: a pointer list reads as an aside, not as the paragraph's second sentence."""
-    stop = text.find("\n\n", after)
-    stop = len(text.rstrip()) if stop < 0 else stop
-    found = _SEE_ALSO.search(text, after, stop)
-    if found:
-        merged = list(dict.fromkeys([*found.group(1).split(","), *keys]))
-        return text[:found.start()] + see_also(merged) + text[found.end():]
-    return f"{text[:stop]} {see_also(keys)}{text[stop:]}"
 
 
 class _Remembering:

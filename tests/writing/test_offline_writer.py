@@ -638,3 +638,17 @@ def test_a_second_label_term_few_papers_fit_is_dropped_unless_it_tells_two_theme
     # two papers on neural ranking, one of them with weak supervision: "neural ranking"
     ranking = [brief("g", "Neural ranking models with weak supervision"), brief("h", "A neural ranking model")]
     assert _joint_terms(["neural ranking", "weak supervision"], ranking, others=[]) == ["neural ranking"]
+
+
+def test_a_paper_whose_sentence_the_copy_rule_removes_stays_cited() -> None:
+    from relatex.writing.offline_writer import without_copied_sentences
+
+    abstract = "We study bootstrapping taggers using co-training with two taggers that label data for each other."
+    guard = CopyGuard([abstract], limit=MAX_COPIED_WORDS)
+    paragraph = (r"Work on taggers \citep{a} is related. \citet{b} study bootstrapping taggers using co-training. "
+                 r"With two taggers that label data, \citet{a} go further. Our work differs from these.")
+    kept = without_copied_sentences(paragraph, guard)
+    assert "study bootstrapping" not in kept  # the run of 8 words crossed into the next sentence
+    assert kept.endswith(r"See also~\citep{b}.") and set(cited_keys(kept)) == {"a", "b"}
+    assert without_copied_sentences(r"\citet{b} study bootstrapping taggers using co-training with two taggers "
+                                    r"that label data.", guard) == r"See also~\citep{b}."

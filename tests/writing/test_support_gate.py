@@ -14,12 +14,12 @@ from relatex.writing.anthropic_llm import AnthropicLLM
 from relatex.writing.citation_keys import assign_keys
 from relatex.writing.generate import build_plan, generate_related_work, key_index_for
 from relatex.writing.latex_validator import cited_keys
+from relatex.writing.offline_templates import with_pointers
 from relatex.writing.support_gate import (
     WARNING_LABELS,
     evidence_lookup,
     gate_section,
     section_claims,
-    with_pointers,
     without_lead_in,
 )
 from tests.fakes.messages_server import MessagesServer, ScriptedAgents
