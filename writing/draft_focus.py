@@ -80,7 +80,7 @@ def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequenc
     not yet said in the section (``used``; one per head word) that shares no word with the label
     and that no paper of the theme (``papers``: title, abstract) names; ``pick`` chooses the
     template among those not used yet. "" when no phrase holds, or when a paper has no abstract: a
-    title alone cannot show what a paper leaves out ("Beyond Pooling" is about active learning)."""
+    title alone ("Beyond Pooling") cannot show what a paper leaves out."""
     if not papers or any(not abstract.strip() for _, abstract in papers):
         return ""
     for phrase in phrases:

@@ -61,7 +61,7 @@ def test_each_paragraph_gets_another_phrase_and_another_template() -> None:
 
 def test_no_phrase_left_or_a_paper_known_by_its_title_only_no_closing() -> None:
     assert focus_closing([], "dense retrieval", "dense retrieval", POOLING, _pick().pick, set()) == ""
-    # "Beyond Pooling" says nothing of active learning, but its paper is about it: absence needs an abstract
+    # the title "Beyond Pooling" names no method: what the paper leaves out needs its abstract to show
     untold = [*POOLING, ("Beyond pooling", "")]
     assert focus_closing(["active learning"], "test collections", "test collections", untold, _pick().pick, set()) == ""
 
