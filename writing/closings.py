@@ -331,15 +331,17 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
     return join_terms(kept) if kept else "closely related problems"
 
 
+def word_stems(text: str) -> set[str]:
+    """The words of a text by a crude stem (their first five letters; short words whole)."""
+    return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
 def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
     """Whether a paper is about one of the label's terms: every word of the term (by its stem)
     occurs in its title or abstract. With no terms, every paper fits."""
-    def stems(text: str) -> set[str]:
-        return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
-
-    have = stems(f"{title} {abstract}")
+    have = word_stems(f"{title} {abstract}")
     for term in terms:
-        needed = stems(term)
+        needed = word_stems(term)
         if needed and needed <= have:
             return True
     return not terms

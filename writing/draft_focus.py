@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable, Sequence
 
 from relatex.retrieval.theme_labels import title_phrases
+from relatex.writing.closings import fits_label, word_stems
 from relatex.writing.sentence_checks import well_formed
 from relatex.writing.title_topics import ARTEFACT_HEADS, lowered
 
@@ -34,10 +35,6 @@ _NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten el
 # what a title says of its own kind or time ("Fifteen Years Later", "Lessons Learned"), not a topic
 _NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "ways", "lessons", "steps", "perspectives",
                        "directions", "results", "experiments", "experiences", "insights", "challenges", "opportunities"})
-
-
-def _stems(text: str) -> set[str]:
-    return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
 
 
 def focus_phrases(title: str) -> list[str]:
@@ -70,8 +67,7 @@ def _head(phrase: str) -> str:
 
 
 def _named_by(phrase: str, papers: Sequence[tuple[str, str]]) -> bool:
-    needed = _stems(_head(phrase))
-    return any(needed <= _stems(f"{title} {abstract}") for title, abstract in papers)
+    return any(fits_label(title, abstract, [_head(phrase)]) for title, abstract in papers)
 
 
 def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequence[tuple[str, str]],
@@ -84,10 +80,10 @@ def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequenc
     if not papers or any(not abstract.strip() for _, abstract in papers):
         return ""
     for phrase in phrases:
-        head = _stems(phrase.split()[-1])
+        head = word_stems(phrase.split()[-1])
         if any(f"focus:{stem}" in used for stem in head) or _named_by(phrase, papers):
             continue
-        if _stems(label) & _stems(phrase):
+        if word_stems(label) & word_stems(phrase):
             continue  # "unlike these works on test collections, ... efficient test collection construction"
         template = pick([t for t in CLOSING_FOCUS if t not in used] or list(CLOSING_FOCUS))
         sentence = template.format(term=term, phrase=phrase)
