@@ -226,8 +226,9 @@ def _modifier_drops(text: str) -> list[str]:
         word = words[i].lower()
         if word not in _DROPPABLE and not (word in _NAMING and i + 2 < len(words)):
             continue
-        end = i + 2 if word in _NAMING else next(
-            (j for j in range(i + 1, len(words)) if words[j].lower() in _MODIFIER_ENDS), len(words))
+        end = next((j for j in range(i + 1, len(words)) if words[j].lower() in _MODIFIER_ENDS), len(words))
+        if word in _NAMING and end > i + 4:
+            continue  # a name runs up to the next preposition ("[called narrative event chains] from ..."): short
         if any(_verb_like(w) for w in words[i + 1:end]):
             continue  # "[within BERT can be transferred] to a smaller ranker": a clause, not a modifier
         if end < len(words) and not words[end - 1].endswith(","):

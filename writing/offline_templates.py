@@ -99,6 +99,10 @@ TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of writ
     "\\citet{{{key}}} {present} {topic}.",
     "{Topic} is presented by \\citet{{{key}}}.",
 )
+# the first paper of a paragraph whose title and abstract do not name the paragraph's label: away
+# from it when they share no word with it ("Beyond ranking, ..."), else beside it
+BRIDGE_AWAY = "Beyond {label},"
+BRIDGE_NEAR = "In a related direction,"
 GROUP = (
     "{Task} has been addressed by several works \\citep{{{keys}}}.",
     "Several papers tackle {task} \\citep{{{keys}}}.",

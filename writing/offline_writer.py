@@ -33,6 +33,7 @@ from relatex.writing.closings import (
     join_terms,
     label_terms,
     theme_label,
+    word_stems,
 )
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
@@ -48,6 +49,8 @@ from relatex.writing.draft_aspects import DraftAspect, draft_aspects
 from relatex.writing.draft_focus import focus_closing, focus_phrases
 from relatex.writing.latex_validator import cited_keys, escape_prose
 from relatex.writing.offline_templates import (
+    BRIDGE_AWAY,
+    BRIDGE_NEAR,
     BUILDS_ON,
     EARLY,
     GROUP,
@@ -71,8 +74,9 @@ from relatex.writing.offline_templates import (
     see_also,
     with_pointers,
 )
+from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped
 from relatex.writing.phrase_attempts import attempts, usable_method
-from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
+from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
 from relatex.writing.title_topics import draft_topic, names_a_study, paper_topic
 
@@ -122,8 +126,11 @@ _EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "tra
 
 def _paper_sentence(
     brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
-    style: Style, first_of_layer: bool,
+    style: Style, first_of_layer: bool, bridge: str = "",
 ) -> str:
+    """The sentence introducing one paper; ``bridge`` ("Beyond X,") opens it, for the first paper
+    whose text does not name its paragraph's label (the sentence then starts with the citation)."""
+    opening = f"{bridge} " if bridge else ""
     if not contribution.phrase:
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
@@ -137,14 +144,16 @@ def _paper_sentence(
             if work and not re.match(r"(?:a|an|the)\s", topic, re.I):
                 topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
             templates = TITLE_WORK if work else TITLE_TOPIC
-            return style.pick(templates).format(
+            return opening + style.pick(templates[:1] if bridge else templates).format(
                 key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if _plural_topic(topic) else "is",
                 study="studies" if brief.single_author else "study",
                 present="presents" if brief.single_author else "present")
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
-    if cited:
+    if bridge:  # the plain template, which starts with the citation
+        text = opening + _sentence(PLAIN[0], brief, contribution, style)
+    elif cited:
         text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
@@ -200,13 +209,6 @@ def _split(text: str) -> list[str]:
     return [text[a:b] for a, b in split_sentences(text)]
 
 
-def _order(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
-    position = {k: i for i, k in enumerate(plan.reading_order)}
-    briefs = [plan.papers[k] for k in keys if k in plan.papers]
-    return sorted(briefs, key=lambda b: (LAYER_RANK.get(b.layer, 1), position.get(b.key, len(position)),
-                                         b.record.year or 0))
-
-
 def _groups(briefs: Sequence[PaperBrief], contributions: dict[str, Contribution]) -> dict[tuple[str, str], list[PaperBrief]]:
     """Papers of one layer sharing a task, cited together."""
     groups: dict[tuple[str, str], list[PaperBrief]] = {}
@@ -232,24 +234,15 @@ def list_sentence(label: str, keys: Sequence[str]) -> str:
     return f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." if keys else ""
 
 
-def _joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:
-    """The label's terms, without the second when no paper is about both ("web pages and product"
-    over papers on either: two halves, not one theme), or when it fits at most half of the papers
-    and adds none the first does not fit ("neural ranking [and weak supervision]" over two papers on
-    neural ranking, one with weak supervision), or fewer than half while the first fits at least half
-    ("eye tracking [and faceted search interfaces]"); unless the first alone shares a word with
-    another theme's first term (``others``): then the second is what tells the paragraphs apart."""
-    if len(terms) < 2:
-        return terms
-    fits = [[fits_label(b.record.title, b.record.abstract or "", [t]) for t in terms[:2]] for b in briefs]
-    if not any(first and second for first, second in fits):
-        return terms[:1]
-    first, second = sum(f[0] for f in fits), sum(f[1] for f in fits)
-    adds = any(f[1] and not f[0] for f in fits)
-    weak = (second * 2 <= len(briefs) and not adds) or second * 2 < len(briefs) <= first * 2
-    words = {w[:5] for w in terms[0].lower().split()}
-    distinct = not any(words & {w[:5] for w in other.lower().split()} for other in others)
-    return terms[:1] if weak and distinct else terms
+# words too general to bring a paper near a label ("compare-aggregate model" is not near "matching models")
+_GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and", "for"})
+
+
+def _bridge(brief: PaperBrief, label: str) -> str:
+    """The words leading to a paper whose text does not name the paragraph's label: "Beyond <label>,"
+    when it shares no word with the label, else "In a related direction,"."""
+    near = (word_stems(label) & word_stems(f"{brief.record.title} {brief.record.abstract or ''}")) - _GENERAL_STEMS
+    return BRIDGE_NEAR if near else BRIDGE_AWAY.format(label=label)
 
 
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
@@ -257,10 +250,13 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
                 seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = ()) -> str:
     """One paragraph for one theme (``others``: the first label terms of the section's other themes)."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
-    briefs = _order(theme.keys, plan)
-    terms = _joint_terms(label_terms(theme), briefs, others)
+    briefs = ordered_briefs(theme.keys, plan)
+    terms = joint_terms(label_terms(theme), briefs, others)
     label = join_terms(terms) if terms else theme_label(theme)
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
+    if fitting:  # papers whose text does not name the label come last, after a bridge ("Beyond X, ...")
+        briefs = [b for b in briefs if b.key in fitting] + [b for b in briefs if b.key not in fitting]
+    bridged = not fitting  # no paper names the label: nothing to bridge from
     leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
         if len(briefs) > 1 else []
     topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(
@@ -286,20 +282,22 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         first_of_layer = brief.layer not in seen_layers
         seen_layers.add(brief.layer)
         prior = list(previous)
+        opening = _bridge(brief, label) if not bridged and brief.key not in fitting else ""
 
         def make(c: Contribution, b: PaperBrief = brief, p: list[PaperBrief] = prior, f: bool = first_of_layer,
-                 s: Style = style) -> str:
+                 s: Style = style, o: str = opening) -> str:
             state, recent = s.rng.getstate(), list(s.recent)
-            text = _paper_sentence(b, c, p, plan, s, f)
+            text = _paper_sentence(b, c, p, plan, s, f, o)
             s.rng.setstate(state)  # the same choice of template on every shortening attempt
             s.recent[:] = recent
             return text
 
         text, _ = _fit(make, brief, contribution, guard)
-        _paper_sentence(brief, contribution, prior, plan, style, first_of_layer)  # commit the template choice
+        _paper_sentence(brief, contribution, prior, plan, style, first_of_layer, opening)  # commit the template
         if text:
             sentences.append(text)
             previous.append(brief)
+            bridged = bridged or bool(opening)  # one bridge per paragraph
         else:
             listed.append(brief.key)
     if len(sentences) == 1:  # nothing said of any paper: the topic sentence cites them all, no list
@@ -365,7 +363,7 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
         for key, brief in plan.papers.items()
     }
     paragraphs = [OFFLINE_MARKER]
-    themes = [t for t in plan.themes if any(k in plan.papers for k in t.keys)]
+    themes = regrouped(plan, [t for t in plan.themes if any(k in plan.papers for k in t.keys)])
     aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
     used_closings: set[str] = set()
     if len(themes) > 1:

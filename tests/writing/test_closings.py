@@ -132,6 +132,11 @@ def test_a_closing_drops_a_whole_inner_modifier_to_avoid_copying() -> None:
     assert "retrieves candidate papers with a hybrid of lexical and dense retrieval" in _compressions(text, action=True)
     assert "propose a graph model for bundle recommendation" in \
         _compressions("propose a graph model named BGCN for bundle recommendation", action=True)
+    # a name of several words goes whole, up to the next preposition, never its first word alone
+    named = _compressions("propose unsupervised induction of similar schemata called narrative event chains "
+                          "from raw newswire text", action=True)
+    assert "propose unsupervised induction of similar schemata from raw newswire text" in named
+    assert not any("schemata event chains" in c for c in named)
     cut = _compressions("present an extensive analysis of language, relevance, dependency of user utterances in "
                         "a multi-turn conversation", action=True)
     assert all("analysis of" in c and not c.endswith("dependency") for c in cut)  # no kind alone, no cut list

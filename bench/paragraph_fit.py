@@ -1,0 +1,49 @@
+"""How well a generated section's paragraphs hold together: the papers each paragraph cites whose
+title and abstract name its label (on the label), and of the others, those the paragraph sets apart
+(after its "Beyond <label>," or "In a related direction," bridge, or only in its "See also" pointer list)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from relatex.writing.closings import fits_label
+from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR
+from relatex.writing.paragraph_themes import regrouped, theme_terms
+from relatex.writing.plan import WritingPlan
+
+_BRIDGE = re.compile(re.escape(BRIDGE_AWAY).replace(r"\{label\}", ".*?") + "|" + re.escape(BRIDGE_NEAR))
+_CITE = re.compile(r"\\cite[tp]?\{([^{}]*)\}")
+
+
+def _cited(text: str) -> list[str]:
+    return [k.strip() for m in _CITE.finditer(text) for k in m.group(1).split(",")]
+
+
+def label_fit(plan: WritingPlan, latex: str) -> dict[str, Any]:
+    """Counts over the section's paragraphs: cited papers on / off their paragraph's label, and the
+    off-label ones set apart; ``off_label_titles``: those not set apart, for reading."""
+    themes = regrouped(plan, [t for t in plan.themes if any(k in plan.papers for k in t.keys)])
+    terms = theme_terms(plan, themes)
+    paragraphs = [p for p in latex.split("\n\n") if "\\cite" in p]
+    on = off = apart = 0
+    loose: list[str] = []
+    for theme, label in zip(themes, terms, strict=True):
+        members = set(theme.keys)
+        paragraph = next((p for p in paragraphs if members & set(_cited(p))), "")
+        found = _BRIDGE.search(paragraph)
+        bridge = found.start() if found else -1
+        after = set(_cited(paragraph[bridge:])) if bridge >= 0 else set()
+        pointers = set(_cited(" ".join(re.findall(r"See also~\\citep\{[^{}]*\}", paragraph))))
+        before = set(_cited(paragraph[:bridge] if bridge >= 0 else paragraph)) - pointers
+        for key in dict.fromkeys(k for k in _cited(paragraph) if k in members):
+            record = plan.papers[key].record
+            if fits_label(record.title, record.abstract or "", label):
+                on += 1
+            elif key in after or (key in pointers and key not in before):
+                off += 1
+                apart += 1
+            else:
+                off += 1
+                loose.append(record.title)
+    return {"on_label": on, "off_label": off, "off_label_set_apart": apart, "off_label_titles": loose}

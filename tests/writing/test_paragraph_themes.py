@@ -1,0 +1,73 @@
+"""Papers under the label their text names: regrouping between themes, and the bridge before the rest."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+
+from relatex.retrieval.records import PaperRecord
+from relatex.writing.contribution_extract import extract
+from relatex.writing.offline_writer import section_guard, write_offline, write_theme
+from relatex.writing.paragraph_themes import regrouped, theme_terms
+from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
+
+ABSTRACTS = {
+    "rank1": ("Probabilistic ranking for ad hoc retrieval",
+              "We propose a probabilistic ranking function for ad hoc retrieval of documents."),
+    "rank2": ("Learning to rank with click data",
+              "We study ranking of web documents from click logs and train a pairwise ranking model."),
+    "louvain": ("Fast unfolding of communities in large networks",
+                "We propose a fast heuristic method that extracts the community structure of large networks."),
+    "corwa": ("A corpus of related-work sections",
+              "We annotate the related-work sections of NLP papers with citation spans."),
+    "rws1": ("Towards automated related-work sections",
+             "We introduce the task of writing the related-work sections of a paper from the papers it cites."),
+}
+
+
+def _plan(themes: tuple[ThemeOutline, ...]) -> WritingPlan:
+    papers = {key: PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=abstract, year=2010),
+                              layer="development")
+              for key, (title, abstract) in ABSTRACTS.items()}
+    return WritingPlan(draft_title="Citation-graph related-work generation", draft_abstract="", papers=papers,
+                       themes=themes, reading_order=tuple(papers), relations={})
+
+
+def test_a_paper_naming_another_themes_label_moves_there_and_one_naming_none_stays() -> None:
+    ranking = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=("rank1", "rank2", "louvain", "corwa"))
+    sections = ThemeOutline(id=1, label="related-work sections", terms=("related-work sections",), keys=("rws1",))
+    plan = _plan((ranking, sections))
+    first, second = regrouped(plan, plan.themes)
+    assert first.keys == ("rank1", "rank2", "louvain")  # community detection names no other label either
+    assert second.keys == ("rws1", "corwa")
+    assert theme_terms(plan, [first, second]) == [["ranking"], ["related-work sections"]]
+    # a theme all of whose papers name another theme's label is left empty and dropped
+    emptied = ThemeOutline(id=2, label="community structure", terms=("community structure",), keys=("corwa",))
+    assert regrouped(plan, (emptied, sections)) == [replace(sections, keys=("rws1", "corwa"))]
+
+
+def test_papers_off_the_label_come_last_after_one_bridge() -> None:
+    theme = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=("louvain", "rank1", "corwa", "rank2"))
+    plan = _plan((theme,))
+    contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in plan.papers.items()}
+    for seed in range(6):
+        paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed)
+        order = [m.group(1) for m in re.finditer(r"\\citet\{(\w+)\}", paragraph)]
+        assert order.index("louvain") > max(order.index("rank1"), order.index("rank2")), paragraph
+        assert paragraph.count("Beyond ranking, ") == 1, paragraph
+        assert re.search(r"Beyond ranking, \\citet\{(?:louvain|corwa)\}", paragraph), paragraph
+    # every paper fits: no bridge
+    plain = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=("rank1", "rank2"))
+    assert "Beyond" not in write_offline(_plan((plain,)))
+
+
+def test_a_paper_near_the_label_is_bridged_as_related_not_as_beyond_it() -> None:
+    from relatex.writing.offline_writer import _bridge
+
+    plan = _plan(())
+    assert _bridge(plan.papers["louvain"], "ranking") == "Beyond ranking,"
+    # the related-work corpus shares "related-work" with the label, not "generation"
+    assert _bridge(plan.papers["corwa"], "related-work generation") == "In a related direction,"
+    # a shared general word ("models") does not make a paper near
+    assert _bridge(plan.papers["louvain"], "network models") != "Beyond network models,"
+    assert _bridge(plan.papers["rank1"], "matching models") == "Beyond matching models,"
