@@ -314,16 +314,16 @@ def _overlaps(term: str, kept: str) -> bool:
     return term[:5] == kept[:5] or term in kept or kept in term or any(w[:4] in stems for w in term.split() if len(w) > 3)
 
 
-def label_terms(theme: ThemeOutline, short: bool = False) -> list[str]:
+def label_terms(theme: ThemeOutline, short: bool = False, most: int = 2) -> list[str]:
     """The theme's clean key phrases (no numbers, no "theme N", no dangling conjunctions, none
-    sharing a word with another), at most two (one with ``short``)."""
+    sharing a word with another), at most ``most`` (one with ``short``)."""
     kept: list[str] = []
     for term in (*theme.terms, theme.label):
         clean = _clean_term(term)
         low = clean.lower()
         if clean and not any(_overlaps(low, k.lower()) for k in kept):
             kept.append(clean)
-    return kept[: 1 if short else 2]
+    return kept[: 1 if short else most]
 
 
 def theme_label(theme: ThemeOutline, short: bool = False) -> str:

@@ -95,6 +95,9 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
                     if verb_class != "extend" or re.search(VERB_NEEDS.get(o[0], ""), phrase))
     # the abstract's own verb would start a run of copied words ("we present X, a ...")
     options = tuple(o for o in options if o[0] != contribution.source_verb) or options
+    # nor a verb the phrase holds ("develop the approach they developed")
+    said = {w[:5] for w in re.findall(r"[a-z]+", phrase.lower())}
+    options = tuple(o for o in options if o[0].split()[0][:5] not in said) or options
     base, third = style.pick(options)
     if verb_class == "show" and not phrase.lower().startswith("that "):
         phrase = f"that {phrase}"
@@ -251,7 +254,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     """One paragraph for one theme (``others``: the first label terms of the section's other themes)."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     briefs = ordered_briefs(theme.keys, plan)
-    terms = joint_terms(label_terms(theme), briefs, others)
+    terms = joint_terms(label_terms(theme, most=3), briefs, others)
     label = join_terms(terms) if terms else theme_label(theme)
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
     if fitting:  # papers whose text does not name the label come last, after a bridge ("Beyond X, ...")

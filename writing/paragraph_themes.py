@@ -3,13 +3,14 @@ terms each paragraph names, and papers moved to the theme whose label their text
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from relatex.writing.closings import fits_label, label_terms, theme_label
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["joint_terms", "ordered_briefs", "regrouped", "theme_terms"]
+__all__ = ["facet_term", "joint_terms", "ordered_briefs", "regrouped", "theme_terms"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -21,29 +22,65 @@ def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
 
 
 def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:
-    """The label's terms, without the second when no paper is about both ("web pages and product"
-    over papers on either: two halves, not one theme), or when it fits at most half of the papers
-    and adds none the first does not fit ("neural ranking [and weak supervision]" over two papers on
-    neural ranking, one with weak supervision), or fewer than half while the first fits at least half
-    ("eye tracking [and faceted search interfaces]"); unless the first alone shares a word with
-    another theme's first term (``others``): then the second is what tells the paragraphs apart."""
+    """The label's first term and the first of its other ``terms`` that makes a second topic of the
+    same papers (a third term is tried only where the first is shared with another theme's first
+    term, in ``others``). A candidate is passed over when no paper is about both ("web pages and product"
+    over papers on either: two halves, not one theme), when it fits at most half of the papers and
+    adds none the first does not fit ("neural ranking [and weak supervision]" over two papers on
+    neural ranking, one with weak supervision), or fewer than half while the first fits at least
+    half ("eye tracking [and faceted search interfaces]"), or when it is a facet, not a topic
+    (:func:`facet_term`). With none left, the first term alone; unless it shares a word with another
+    theme's first term (``others``): then the second term, unless it names two halves, is what tells
+    the paragraphs apart."""
     if len(terms) < 2:
         return terms
-    fits = [[fits_label(b.record.title, b.record.abstract or "", [t]) for t in terms[:2]] for b in briefs]
-    if not any(first and second for first, second in fits):
-        return terms[:1]
-    first, second = sum(f[0] for f in fits), sum(f[1] for f in fits)
-    adds = any(f[1] and not f[0] for f in fits)
-    weak = (second * 2 <= len(briefs) and not adds) or second * 2 < len(briefs) <= first * 2
     words = {w[:5] for w in terms[0].lower().split()}
     distinct = not any(words & {w[:5] for w in other.lower().split()} for other in others)
-    return terms[:1] if weak and distinct else terms
+    for candidate in terms[1:2] if distinct else terms[1:]:  # a weaker third term only where it is needed
+        halves, weak = _second_term(terms[0], candidate, briefs)
+        if not halves and not weak:
+            return [terms[0], candidate]
+    return terms[:1] if distinct or _second_term(terms[0], terms[1], briefs)[0] else terms[:2]
+
+
+def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tuple[bool, bool]:
+    """(no paper is about both terms, the second is weak beside the first), as :func:`joint_terms` says."""
+    fits = [[fits_label(b.record.title, b.record.abstract or "", [t]) for t in (first_term, term)] for b in briefs]
+    if not any(first and second for first, second in fits):
+        return True, True
+    first, second = sum(f[0] for f in fits), sum(f[1] for f in fits)
+    adds = any(f[1] and not f[0] for f in fits)
+    weak = (second * 2 <= len(briefs) and not adds) or second * 2 < len(briefs) <= first * 2 \
+        or facet_term(term, briefs)
+    return False, weak
+
+
+# words of a result or a measure, which no topic is named by ("significant improvements", "F-measure")
+_MEASURE_WORDS = frozenset({"improvement", "improvements", "accuracy", "f-measure", "f-score", "error", "errors",
+                            "metric", "metrics", "performance", "results", "baseline",
+                            "baselines", "gains", "scores"})
+
+
+def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
+    """Whether a label's second term names a facet of its papers, not a topic beside the first: a
+    single word ("semantic role labeling and [parses]", "maximum entropy and [parser]"; not a
+    compound: "learning-to-rank"), a result
+    or measure ("[significant improvements]"), or part of a longer name in every paper that has it
+    ("dependency parsing and [Street Journal]", of "Wall Street Journal")."""
+    words = term.split()
+    if (len(words) == 1 and "-" not in term) or _MEASURE_WORDS & {w.lower() for w in words}:
+        return True
+    if not term[:1].isupper():
+        return False
+    found = [m for b in briefs for m in re.finditer(rf"(\S*)\s+{re.escape(term)}\b",
+                                                   f"{b.record.title}. {b.record.abstract or ''}")]
+    return bool(found) and all(m.group(1)[:1].isupper() and m.group(1)[-1:].isalpha() for m in found)
 
 
 def theme_terms(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[list[str]]:
     """The label terms each theme's paragraph is written under (as :func:`write_theme` picks them)."""
     firsts = [theme_label(t, short=True) for t in themes]
-    return [joint_terms(label_terms(t), ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:])
+    return [joint_terms(label_terms(t, most=3), ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:])
             for i, t in enumerate(themes)]
 
 

@@ -360,10 +360,12 @@ def test_a_label_of_two_halves_keeps_the_first() -> None:
         return PaperBrief(key=title[:5], record=PaperRecord(id=title, title=title, abstract=""), layer="development",
                           relevance=0.5, sentences=())
 
-    halves = [brief("Relating Web Pages"), brief("Accelerating Web Pages Ranking"), brief("Product Size Recommendation")]
-    assert joint_terms(["web pages", "product"], halves) == ["web pages"]
-    joint = [*halves, brief("Product Pages on the Web")]
-    assert joint_terms(["web pages", "product"], joint) == ["web pages", "product"]
+    halves = [brief("Relating Web Pages"), brief("Accelerating Web Pages Ranking"), brief("Product Search for Sizes")]
+    assert joint_terms(["web pages", "product search"], halves) == ["web pages"]
+    joint = [*halves, brief("Product Search over Web Pages")]
+    assert joint_terms(["web pages", "product search"], joint) == ["web pages", "product search"]
+    # a single word is a facet of the papers, not a second topic
+    assert joint_terms(["web pages", "product"], joint) == ["web pages"]
 
 
 def test_greek_letters_and_maths_signs_become_maths() -> None:
@@ -653,3 +655,18 @@ def test_a_paper_whose_sentence_the_copy_rule_removes_stays_cited() -> None:
     assert kept.endswith(r"See also~\citep{b}.") and set(cited_keys(kept)) == {"a", "b"}
     assert without_copied_sentences(r"\citet{b} study bootstrapping taggers using co-training with two taggers "
                                     r"that label data.", guard) == r"See also~\citep{b}."
+
+
+def test_a_paper_is_not_introduced_with_a_verb_its_phrase_already_holds() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _sentence
+    from relatex.writing.plan import PaperBrief
+
+    brief = PaperBrief(key="k", record=PaperRecord(id="k", title="Buy it again", abstract=""))
+    contribution = Contribution(verb="propose", phrase="the approach they developed for repeat purchases")
+    for seed in range(20):
+        text = _sentence("\\citet{{{key}}} {verb} {phrase}.", brief, contribution, Style(random.Random(seed)))
+        assert not text.startswith("\\citet{k} develop "), text

@@ -71,3 +71,36 @@ def test_a_paper_near_the_label_is_bridged_as_related_not_as_beyond_it() -> None
     # a shared general word ("models") does not make a paper near
     assert _bridge(plan.papers["louvain"], "network models") != "Beyond network models,"
     assert _bridge(plan.papers["rank1"], "matching models") == "Beyond matching models,"
+
+
+def test_a_second_label_term_that_is_a_facet_is_no_topic() -> None:
+    from relatex.writing.paragraph_themes import facet_term, joint_terms
+
+    def brief(key: str, title: str, abstract: str = "") -> PaperBrief:
+        return PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=abstract))
+
+    wsj = [brief("a", "Dependency parsing of the Wall Street Journal", "We parse the Wall Street Journal corpus."),
+           brief("b", "Fast dependency parsing", "Results on the Penn Treebank and the Wall Street Journal.")]
+    assert facet_term("Street Journal", wsj)  # part of a longer name wherever it occurs
+    assert not facet_term("Penn Treebank", wsj)
+    assert facet_term("parses", wsj) and facet_term("significant improvements", wsj)
+    assert not facet_term("user modeling", wsj)
+    assert joint_terms(["dependency parsing", "Street Journal"], wsj) == ["dependency parsing"]
+    # unless the first term alone would not tell two paragraphs apart
+    assert joint_terms(["dependency parsing", "Street Journal"], wsj, others=["dependency trees"]) == \
+        ["dependency parsing", "Street Journal"]
+
+
+def test_a_facet_second_term_gives_way_to_a_later_term_that_names_a_topic() -> None:
+    from relatex.writing.paragraph_themes import joint_terms
+
+    def brief(key: str, title: str) -> PaperBrief:
+        return PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=""))
+
+    papers = [brief("a", "Coreference resolution of noun phrases with rules"),
+              brief("b", "Noun phrases and their antecedents"), brief("c", "Coreference resolution rules")]
+    terms = ["coreference resolution", "rules", "noun phrases"]
+    assert joint_terms(terms, papers, others=["coreference chains"]) == ["coreference resolution", "noun phrases"]
+    # with no later term that names a topic, the facet stays only where it tells two paragraphs apart
+    assert joint_terms(terms[:2], papers, others=["coreference chains"]) == terms[:2]
+    assert joint_terms(terms[:2], papers, others=[]) == terms[:1]
