@@ -182,7 +182,11 @@ def plural_head(phrase: str) -> bool:
 def plural_looking_head(phrase: str) -> bool:
     """Whether a noun phrase's head word has a plural form, whatever its article says."""
     word = head_word(phrase)
-    return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics"))
+    return len(word) > 3 and word.endswith("s") and not word.lower().endswith(("ss", "us", "is", "ics")) \
+        and word.lower() not in _SINGULAR_IN_S
+
+
+_SINGULAR_IN_S = frozenset({"bias", "atlas", "canvas", "chaos", "lens", "news", "gas"})  # "bias in search is"
 
 
 _HEAD_PART = re.compile(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called|via|using)\s")

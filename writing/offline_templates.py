@@ -103,6 +103,8 @@ TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of writ
 # from it when they share no word with it ("Beyond ranking, ..."), else beside it
 BRIDGE_AWAY = "Beyond {label},"
 BRIDGE_NEAR = "In a related direction,"
+# a phrase that leaves out what the title names: the title as the subject, the phrase after it
+TITLE_PAIRED = "{Topic} {is_} the subject of \\citet{{{key}}}, who {verb} {phrase}."
 GROUP = (
     "{Task} has been addressed by several works \\citep{{{keys}}}.",
     "Several papers tackle {task} \\citep{{{keys}}}.",

@@ -38,11 +38,9 @@ from relatex.writing.closings import (
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
-    head_word,
     plural_head,
     plural_looking_head,
     shorten,
-    with_article,
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
@@ -62,6 +60,7 @@ from relatex.writing.offline_templates import (
     RECENT,
     RESULTS,
     SIMILAR,
+    TITLE_PAIRED,
     TITLE_TOPIC,
     TITLE_WORK,
     TOPIC_CITES,
@@ -77,8 +76,8 @@ from relatex.writing.offline_templates import (
 from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import phrase_complete, well_formed
-from relatex.writing.title_topics import draft_topic, names_a_study, paper_topic
+from relatex.writing.sentence_checks import leaves_out_title, phrase_complete, well_formed
+from relatex.writing.title_topics import draft_topic, title_subject
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -123,10 +122,6 @@ def _is_noun_phrase(contribution: Contribution) -> bool:
     )
 
 
-# a title naming an event or a report is presented, not studied ("present the SIGIR 2016 workshop on ...")
-_EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "track", "proceedings", "keynote"})
-
-
 def _paper_sentence(
     brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
     style: Style, first_of_layer: bool, bridge: str = "",
@@ -137,15 +132,8 @@ def _paper_sentence(
     if not contribution.phrase:
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
-        title = " ".join(brief.record.title.split()).rstrip(".")
-        topic = paper_topic(title)
+        topic, work = title_subject(brief.record.title)
         if topic:
-            kind = names_a_study(topic)  # "(the) analysis of X" is a work; "sentiment analysis" is not
-            if kind and topic.lower().startswith("the "):
-                topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."
-            work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT or kind
-            if work and not re.match(r"(?:a|an|the)\s", topic, re.I):
-                topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
             templates = TITLE_WORK if work else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
                 key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if _plural_topic(topic) else "is",
@@ -154,10 +142,14 @@ def _paper_sentence(
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
+    subject, work = title_subject(brief.record.title) if _title_says_more(brief, contribution) else ("", True)
     if bridge:  # the plain template, which starts with the citation
         text = opening + _sentence(PLAIN[0], brief, contribution, style)
     elif cited:
         text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
+    elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
+        text = _sentence(TITLE_PAIRED, brief, contribution, style, topic=subject, Topic=capitalise(subject),
+                         is_="are" if _plural_topic(subject) else "is")
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
@@ -169,6 +161,12 @@ def _paper_sentence(
     else:
         text = _sentence(style.pick(PLAIN if previous else PLAIN_FIRST), brief, contribution, style)
     return text + _finding(contribution, style)
+
+
+def _title_says_more(brief: PaperBrief, contribution: Contribution) -> bool:
+    """Whether the phrase leaves out most of what the title names ("introduce a new measure of
+    retrieval effectiveness" for "Extending Average Precision to Graded Relevance Judgments")."""
+    return leaves_out_title(contribution.phrase, brief.record.title)
 
 
 def _finding(contribution: Contribution, style: Style) -> str:

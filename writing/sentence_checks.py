@@ -265,6 +265,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "specifically on Google Consumer Surveys": an adverb where the object should be
     if words[0].lower() in _BAD_PHRASE_START or re.search(r"\b(?:and|or)\s+in\s+the\b", phrase):
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
+    if last == "part" and before not in {"in", "most"}:
+        return False  # "a rule-based part [of speech tagger]": a compound cut at its first word
     if last.endswith("ing") and before in {"of", "for", "to", "by", "in"}:
         return False  # "to tackle this problem by dealing": the gerund lost its object
     if last.endswith("ed") and before in {"is", "are", "was", "were", "been", "be"}:
@@ -369,6 +371,12 @@ def thin_beside_title(phrase: str, title: str) -> bool:
     title_stems = _specific_stems(title)
     stems = _specific_stems(phrase)
     return len(title_stems) >= 5 and len(stems) <= 2 and len(stems & title_stems) < len(title_stems) / 2
+
+
+def leaves_out_title(phrase: str, title: str) -> bool:
+    """Whether a phrase names fewer than half of its title's specific words (of two or more)."""
+    title_stems = _specific_stems(title)
+    return len(title_stems) >= 2 and len(title_stems & _specific_stems(phrase)) * 2 < len(title_stems)
 
 
 def _open_relative(text: str) -> bool:

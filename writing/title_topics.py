@@ -205,3 +205,22 @@ def _proper(word: str) -> bool:
     """A capitalised name or proper adjective, alone or in a compound ("Arabic-English")."""
     parts = re.sub(r"'s$", "", word.lower().rstrip(",;")).split("-")
     return word[:1].isupper() and any(part in _PROPER_WORDS for part in parts)
+
+
+# a title naming an event or a report is presented, not studied ("present the SIGIR 2016 workshop on ...")
+_EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "track", "proceedings", "keynote"})
+
+
+def title_subject(title: str) -> tuple[str, bool]:
+    """A paper's title as a noun phrase, and whether it names a work (a paper presents it) rather
+    than a subject (a paper studies it); ("", False) when the title reads as neither."""
+    topic = paper_topic(" ".join(title.split()).rstrip("."))
+    if not topic or re.search(r"\s[A-Za-z]$", topic):
+        return "", False  # a title cut short in its record ("... via bootstrapping and E")
+    kind = names_a_study(topic)  # "(the) analysis of X" is a work; "sentiment analysis" is not
+    if kind and topic.lower().startswith("the "):
+        topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."
+    work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT or kind
+    if work and not re.match(r"(?:a|an|the)\s", topic, re.I):
+        topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
+    return topic, bool(work)

@@ -670,3 +670,28 @@ def test_a_paper_is_not_introduced_with_a_verb_its_phrase_already_holds() -> Non
     for seed in range(20):
         text = _sentence("\\citet{{{key}}} {verb} {phrase}.", brief, contribution, Style(random.Random(seed)))
         assert not text.startswith("\\citet{k} develop "), text
+
+
+def test_a_phrase_that_leaves_out_what_the_title_names_follows_the_title() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution, plural_head
+    from relatex.writing.offline_writer import _paper_sentence
+    from relatex.writing.plan import PaperBrief, WritingPlan
+
+    record = PaperRecord(id="b", title="Bias in Search and Recommender Systems",
+                         abstract="We explore the vicious cycle of bias on the Web.")
+    brief = PaperBrief(key="b", record=record, layer="development")
+    plan = WritingPlan(draft_title="", draft_abstract="", papers={"b": brief}, themes=(), reading_order=("b",),
+                       relations={})
+    vague = Contribution(verb="study", phrase="the vicious cycle of bias")
+    for seed in range(6):
+        text = _paper_sentence(brief, vague, [], plan, Style(random.Random(seed)), False)
+        assert text.startswith("Bias in search and recommender systems is the subject of \\citet{b}, who "), text
+        assert text.endswith(" the vicious cycle of bias."), text
+    # a phrase that names the title's words keeps the usual templates
+    named = Contribution(verb="study", phrase="bias in search and recommender systems on the Web")
+    assert not any("the subject of" in _paper_sentence(brief, named, [], plan, Style(random.Random(s)), False)
+                   for s in range(6))
+    assert not plural_head("bias in search and recommender systems") and plural_head("biases in search")

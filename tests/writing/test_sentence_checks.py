@@ -124,7 +124,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the results of an in-depth analysis", "the findings of an online study",
                                     "one of the key features", "all of the information available",
                                     "a generalizable approach", "one natural approach",
-                                    "the lexical and aesthetic features"])
+                                    "the lexical and aesthetic features",
+                                    "an unsupervised learning algorithm for training a rule-based part"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
@@ -137,6 +138,7 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("the results of a study of query logs")
     assert phrase_complete("natural language interfaces to databases")
     assert phrase_complete("the lexical features of web documents")
+    assert phrase_complete("a model trained in part") and phrase_complete("a tagger split into two parts")
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
