@@ -1,6 +1,6 @@
 """How well a generated section's paragraphs hold together: the papers each paragraph cites whose
 title and abstract name its label (on the label), and of the others, those the paragraph sets apart
-(after its "Beyond <label>," or "In a related direction," bridge, or only in its "See also" pointer list)."""
+(after its "Further afield," or "In a related direction," bridge, or only in its "See also" pointer list)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR
 from relatex.writing.paragraph_themes import regrouped, theme_terms
 from relatex.writing.plan import WritingPlan
 
-_BRIDGE = re.compile(re.escape(BRIDGE_AWAY).replace(r"\{label\}", ".*?") + "|" + re.escape(BRIDGE_NEAR))
+_BRIDGE = re.compile(re.escape(BRIDGE_AWAY) + "|" + re.escape(BRIDGE_NEAR))
 _CITE = re.compile(r"\\cite[tp]?\{([^{}]*)\}")
 
 

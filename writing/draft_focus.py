@@ -5,6 +5,7 @@ A paragraph whose theme no aspect of the draft's abstract relates to (and whose 
 the draft's title already) can still end by saying where the draft differs: "Our work differs
 from these in its focus on prosody modulation." The contrast is only written when it holds on the
 papers' own text: no title or abstract of the theme's papers names the phrase's head noun phrase.
+Where it cannot be checked, the theme is named as background to the phrase instead.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 from relatex.retrieval.theme_labels import title_phrases
 from relatex.writing.closings import fits_label, word_stems
+from relatex.writing.offline_templates import CLOSING_GENERIC
 from relatex.writing.sentence_checks import well_formed
 from relatex.writing.title_topics import ARTEFACT_HEADS, lowered
 
@@ -37,6 +39,10 @@ _NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "
                        "directions", "results", "experiments", "experiences", "insights", "challenges", "opportunities"})
 
 
+# second halves of compounds written apart ("large scale", "fine grained", "high level")
+_COMPOUND_TAILS = frozenset({"scale", "grained", "level", "based", "oriented", "driven", "aware", "specific"})
+
+
 def focus_phrases(title: str) -> list[str]:
     """The noun phrases of the draft's title, in the title's order, longest first where they
     share a head ("efficient test collection construction" before "test collection construction"),
@@ -50,10 +56,12 @@ def focus_phrases(title: str) -> list[str]:
         if head in ARTEFACT_HEADS or head in _COUNT_HEADS or re.search(r"\d", phrase) \
                 or (_NUMBER_WORDS | _NO_FOCUS).intersection(phrase.lower().split()):
             continue  # "our work focuses on neural network", "... on EMNLP-WMT 2011", "... on fifteen years"
+        if phrase.split()[0].lower() in _COMPOUND_TAILS:
+            continue  # "[large] scale machine translation", "[fine] grained entity typing": half a compound
         at = re.escape(phrase)
-        if re.search(rf"\b{at}\s+of\b", title) or re.search(rf"\bto\s+{at}\b", title, re.I):
+        if re.search(rf"\b{at}\s+of\b", title, re.I) or re.search(rf"\bto\s+{at}\b", title, re.I):
             continue  # "automatic identification [of ...]" says what of nothing; "[to] interpret time expressions"
-        shared = re.search(rf"(\S+)\s+(?:and|or)\s+{at}\b", title)
+        shared = re.search(rf"(\S+)\s+(?:and|or)\s+{at}\b", title, re.I)
         if shared and shared.group(1).lower() not in ends:
             continue  # "[pro and] con reasons": the head is shared with a word that is no phrase of its own
         out.append(lowered(phrase))
@@ -87,6 +95,30 @@ def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequenc
             continue  # "unlike these works on test collections, ... efficient test collection construction"
         template = pick([t for t in CLOSING_FOCUS if t not in used] or list(CLOSING_FOCUS))
         sentence = template.format(term=term, phrase=phrase)
+        if well_formed(sentence):
+            used.add(template)
+            used.update(f"focus:{stem}" for stem in head)
+            return sentence
+    return ""
+
+
+def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]], str], used: set[str],
+                   topic: str = "") -> str:
+    """The theme (``term``) named as background to the first focus phrase not yet said in the
+    section (``used``; one per head word) that is not the term itself: "These works on dependency
+    parsing are background to our work on shift-reduce parsing." Claims nothing of the papers beyond
+    the theme's label, so it holds where a contrast cannot be checked (a paper without an abstract,
+    a paper naming the phrase); "" when no phrase is left. A phrase that is the whole of the draft's
+    title ``topic`` is not said again once the section has said the title."""
+    for phrase in phrases:
+        head = word_stems(phrase.split()[-1])
+        if any(f"focus:{stem}" in used for stem in head) or word_stems(phrase) <= word_stems(term):
+            continue
+        if topic and "topic" in used and word_stems(topic) <= word_stems(phrase):
+            continue  # "... to our study of syntax-based alignment" twice
+        study = "work on" if phrase.split()[0].endswith("ing") else "study of"
+        template = pick([t for t in CLOSING_GENERIC if t not in used] or list(CLOSING_GENERIC))
+        sentence = " ".join(template.format(term=term, topic=phrase, study=study).split())
         if well_formed(sentence):
             used.add(template)
             used.update(f"focus:{stem}" for stem in head)

@@ -100,8 +100,9 @@ TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of writ
     "{Topic} is presented by \\citet{{{key}}}.",
 )
 # the first paper of a paragraph whose title and abstract do not name the paragraph's label: away
-# from it when they share no word with it ("Beyond ranking, ..."), else beside it
-BRIDGE_AWAY = "Beyond {label},"
+# from it when they share no word with it, else beside it (neither names the label: the claim checker
+# reads the sentence as said of the paper, and the paper does not name it)
+BRIDGE_AWAY = "Further afield,"
 BRIDGE_NEAR = "In a related direction,"
 # a phrase that leaves out what the title names: the title as the subject, the phrase after it
 TITLE_PAIRED = "{Topic} {is_} the subject of \\citet{{{key}}}, who {verb} {phrase}."

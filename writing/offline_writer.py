@@ -44,7 +44,7 @@ from relatex.writing.contributions import (
 )
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
-from relatex.writing.draft_focus import focus_closing, focus_phrases
+from relatex.writing.draft_focus import focus_closing, focus_phrases, focus_relation
 from relatex.writing.latex_validator import cited_keys, escape_prose
 from relatex.writing.offline_templates import (
     BRIDGE_AWAY,
@@ -126,7 +126,7 @@ def _paper_sentence(
     brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
     style: Style, first_of_layer: bool, bridge: str = "",
 ) -> str:
-    """The sentence introducing one paper; ``bridge`` ("Beyond X,") opens it, for the first paper
+    """The sentence introducing one paper; ``bridge`` ("Further afield,") opens it, for the first paper
     whose text does not name its paragraph's label (the sentence then starts with the citation)."""
     opening = f"{bridge} " if bridge else ""
     if not contribution.phrase:
@@ -240,10 +240,10 @@ _GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data",
 
 
 def _bridge(brief: PaperBrief, label: str) -> str:
-    """The words leading to a paper whose text does not name the paragraph's label: "Beyond <label>,"
+    """The words leading to a paper whose text does not name the paragraph's label: "Further afield,"
     when it shares no word with the label, else "In a related direction,"."""
     near = (word_stems(label) & word_stems(f"{brief.record.title} {brief.record.abstract or ''}")) - _GENERAL_STEMS
-    return BRIDGE_NEAR if near else BRIDGE_AWAY.format(label=label)
+    return BRIDGE_NEAR if near else BRIDGE_AWAY
 
 
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
@@ -255,7 +255,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     terms = joint_terms(label_terms(theme, most=3), briefs, others)
     label = join_terms(terms) if terms else theme_label(theme)
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
-    if fitting:  # papers whose text does not name the label come last, after a bridge ("Beyond X, ...")
+    if fitting:  # papers whose text does not name the label come last, after a bridge ("Further afield, ...")
         briefs = [b for b in briefs if b.key in fitting] + [b for b in briefs if b.key not in fitting]
     bridged = not fitting  # no paper names the label: nothing to bridge from
     leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
@@ -309,9 +309,11 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     sentences.append(list_sentence(in_list_label, [b.key for b in in_list]))
     sentences.append(see_also([k for k in listed if k not in fitting]))
     used = set() if used_closings is None else used_closings
-    sentences.append(closing(theme, aspect, style, used, guard, topic=draft_topic(plan.draft_title))
-                     or focus_closing(focus_phrases(plan.draft_title), theme_label(theme, short=True), label,
-                                      [(b.record.title, b.record.abstract or "") for b in briefs], style.pick, used))
+    focus, short, topic = focus_phrases(plan.draft_title), theme_label(theme, short=True), draft_topic(plan.draft_title)
+    sentences.append(closing(theme, aspect, style, used, guard, topic=topic)
+                     or focus_closing(focus, short, label, [(b.record.title, b.record.abstract or "") for b in briefs],
+                                      style.pick, used)
+                     or focus_relation(focus, short, style.pick, used, topic))
     return " ".join(s for s in sentences if s)
 
 

@@ -318,7 +318,8 @@ def vague(phrase: str) -> bool:
     content = [w for w in words if w not in UNSPECIFIC]
     if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
-    if _RESULTS_OF_A_STUDY.match(phrase.strip()) or _PARTS_OF_WHAT.match(phrase.strip()):
+    if _RESULTS_OF_A_STUDY.match(phrase.strip()) or _PARTS_OF_WHAT.match(phrase.strip()) \
+            or _SOME_OF_A_KIND.match(phrase.strip()):
         return True  # "the results of an in-depth analysis", "the lexical and aesthetic features": of what?
     return bool(words) and all(w in _GENERIC_HEADS for w in content)
 
@@ -328,6 +329,10 @@ _RESULTS_OF_A_STUDY = re.compile(r"(?:the\s+)?(?:(?:main|key|first)\s+)?(?:resul
                                  r"(?:of|from)\s+(?:(?:an?|the|our|their|two|three|several)\s+)?(?:[\w-]+\s+){0,3}?"
                                  r"(?:study|studies|analysis|analyses|survey|experiments?|evaluation|investigation|"
                                  r"interviews?|trials?)$", re.I)
+# a count of generic things ("a number of simple methods", "a variety of techniques"): of what, for what?
+_SOME_OF_A_KIND = re.compile(r"(?:a|an)\s+(?:number|couple|handful|variety|range|series|set)\s+of\s+(?:[\w-]+\s+){0,2}?"
+                             r"(?:methods|approaches|techniques|models|ways|features|strategies|experiments|ideas|"
+                             r"algorithms|extensions|improvements|modifications)$", re.I)
 # the parts of something never named ("the lexical and aesthetic features [of web documents]")
 _PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|characteristics|properties|attributes|"
                             r"factors|dimensions|components)$", re.I)

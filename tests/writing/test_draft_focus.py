@@ -88,3 +88,35 @@ def test_a_draft_without_aspects_names_its_title_once_then_closes_by_its_focus()
     assert "our study of efficient test collection construction via active learning" in paragraphs[0].lower()
     last = paragraphs[1].rsplit(". ", 1)[-1]
     assert "our work" in last.lower() and last.rstrip().endswith("test collection construction.")
+
+
+def test_half_a_compound_written_apart_is_no_focus() -> None:
+    phrases = focus_phrases("Reordering Rules for Large Scale Machine Translation")
+    assert "scale machine translation" not in phrases and "machine translation" in phrases
+    assert "grained entity typing" not in focus_phrases("Fine Grained Entity Typing")
+
+
+def test_where_no_contrast_can_be_checked_the_theme_is_background_to_a_focus() -> None:
+    from relatex.writing.draft_focus import focus_relation
+    from relatex.writing.offline_templates import CLOSING_GENERIC
+
+    used: set[str] = set()
+    pick = _pick().pick
+    phrases = focus_phrases(TITLE)
+    first = focus_relation(phrases, "test collections", pick, used)
+    assert "efficient test collection construction" in first and "test collections" in first, first
+    assert any(first == " ".join(t.format(term="test collections", topic="efficient test collection construction",
+                                          study="study of").split()) for t in CLOSING_GENERIC)
+    # the next paragraph takes the next head ("construction" is said), in another template
+    second = focus_relation(phrases, "pooling", pick, used)
+    assert "our study of active learning" in second and second[:12] != first[:12], second
+    assert focus_relation(phrases, "pooling", pick, used) == ""  # every head said once
+    # the phrase is the term itself: nothing to relate
+    assert focus_relation(["active learning"], "active learning", _pick().pick, set()) == ""
+    # the draft's whole title, once said by the section, is not said again
+    assert focus_relation(["syntax-based alignment"], "translation models", _pick().pick, {"topic"},
+                          topic="syntax-based alignment") == ""
+
+
+def test_a_title_in_title_case_is_read_as_one_in_sentence_case() -> None:
+    assert focus_phrases("Automatic Identification Of Pro And Con Reasons In Online Reviews") == ["online reviews"]

@@ -54,8 +54,8 @@ def test_papers_off_the_label_come_last_after_one_bridge() -> None:
         paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed)
         order = [m.group(1) for m in re.finditer(r"\\citet\{(\w+)\}", paragraph)]
         assert order.index("louvain") > max(order.index("rank1"), order.index("rank2")), paragraph
-        assert paragraph.count("Beyond ranking, ") == 1, paragraph
-        assert re.search(r"Beyond ranking, \\citet\{(?:louvain|corwa)\}", paragraph), paragraph
+        assert paragraph.count("Further afield, ") == 1, paragraph
+        assert re.search(r"Further afield, \\citet\{(?:louvain|corwa)\}", paragraph), paragraph
     # every paper fits: no bridge
     plain = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=("rank1", "rank2"))
     assert "Beyond" not in write_offline(_plan((plain,)))
@@ -65,12 +65,12 @@ def test_a_paper_near_the_label_is_bridged_as_related_not_as_beyond_it() -> None
     from relatex.writing.offline_writer import _bridge
 
     plan = _plan(())
-    assert _bridge(plan.papers["louvain"], "ranking") == "Beyond ranking,"
+    assert _bridge(plan.papers["louvain"], "ranking") == "Further afield,"
     # the related-work corpus shares "related-work" with the label, not "generation"
     assert _bridge(plan.papers["corwa"], "related-work generation") == "In a related direction,"
     # a shared general word ("models") does not make a paper near
-    assert _bridge(plan.papers["louvain"], "network models") != "Beyond network models,"
-    assert _bridge(plan.papers["rank1"], "matching models") == "Beyond matching models,"
+    assert _bridge(plan.papers["louvain"], "network models") == "In a related direction,"
+    assert _bridge(plan.papers["rank1"], "matching models") == "Further afield,"
 
 
 def test_a_second_label_term_that_is_a_facet_is_no_topic() -> None:

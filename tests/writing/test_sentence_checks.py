@@ -125,7 +125,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "one of the key features", "all of the information available",
                                     "a generalizable approach", "one natural approach",
                                     "the lexical and aesthetic features",
-                                    "an unsupervised learning algorithm for training a rule-based part"])
+                                    "an unsupervised learning algorithm for training a rule-based part",
+                                    "a number of simple methods", "a variety of techniques"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
@@ -139,6 +140,7 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("natural language interfaces to databases")
     assert phrase_complete("the lexical features of web documents")
     assert phrase_complete("a model trained in part") and phrase_complete("a tagger split into two parts")
+    assert phrase_complete("a number of simple methods for improving word alignment")
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
