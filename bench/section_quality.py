@@ -58,6 +58,7 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from as_of import KnowledgeBaseAsOf, SourceAsOf  # noqa: E402
 from bench_embedders import CachedEmbedder, make_embedder  # noqa: E402
+from closing_kinds import closing_kinds  # noqa: E402
 from graph_bench_data import load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from paragraph_fit import label_fit  # noqa: E402
@@ -186,7 +187,8 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "copied_runs_of_8": [s for s in CopyGuard(abstracts + [task.abstract], 8).copied_text(section.latex)],
         "garbled": [f"{reason}: {sentence}" for sentence, reason in sentences_garbled(section.latex)],
         "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
-        "paragraphs": paragraphs, "closings": closed, "label_fit": label_fit(plan, section.latex),
+        "paragraphs": paragraphs, "closings": closed, "closing_kinds": closing_kinds(closed, task.title),
+        "label_fit": label_fit(plan, section.latex),
         "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},
         "seconds": round(seconds, 3), "latex": section.latex,
         "_audit_pool": [{"sentence": section.latex[r.claim.start:r.claim.end], "verdict": r.verdict.label,
@@ -289,6 +291,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "paragraphs_with_closing": round(sum(len(r["closings"]) for r in rows)
                                          / max(1, sum(r["paragraphs"] for r in rows)), 4),
         "sections_repeating_a_closing": sum(1 for r in rows if len(set(r["closings"])) < len(r["closings"])),
+        "closing_kinds": dict(sum((Counter(r["closing_kinds"]) for r in rows), Counter())),
         # coherence: cited papers whose text names their paragraph's label; the others set apart or not
         "label_fit": {k: sum(r["label_fit"][k] for r in rows) for k in ("on_label", "off_label", "off_label_set_apart")},
         "rouge": {name: {m: round(sum(r["rouge"][name][m] for r in rows) / len(rows), 4)

@@ -333,8 +333,11 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
 
 
 def word_stems(text: str) -> set[str]:
-    """The words of a text by a crude stem (their first five letters; short words whole)."""
-    return {w[:5] if len(w) > 3 else w for w in re.findall(r"[a-z0-9]+", text.lower())}
+    """The words of a text by a crude stem (their first five letters; short words whole); a word
+    made with "re-" counts for its base too ("reranking" is about ranking)."""
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    stems = {w[:5] if len(w) > 3 else w for w in words}
+    return stems | {w[2:7] for w in words if w.startswith("re") and len(w) > 7}
 
 
 def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:

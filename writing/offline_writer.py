@@ -76,7 +76,7 @@ from relatex.writing.offline_templates import (
 from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import leaves_out_title, phrase_complete, well_formed
+from relatex.writing.sentence_checks import leaves_out_title, phrase_complete, said_within, well_formed
 from relatex.writing.title_topics import draft_topic, title_subject
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
@@ -142,7 +142,7 @@ def _paper_sentence(
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
-    subject, work = title_subject(brief.record.title) if _title_says_more(brief, contribution) else ("", True)
+    subject, work = _title_as_subject(brief, contribution)
     if bridge:  # the plain template, which starts with the citation
         text = opening + _sentence(PLAIN[0], brief, contribution, style)
     elif cited:
@@ -163,10 +163,18 @@ def _paper_sentence(
     return text + _finding(contribution, style)
 
 
-def _title_says_more(brief: PaperBrief, contribution: Contribution) -> bool:
-    """Whether the phrase leaves out most of what the title names ("introduce a new measure of
-    retrieval effectiveness" for "Extending Average Precision to Graded Relevance Judgments")."""
-    return leaves_out_title(contribution.phrase, brief.record.title)
+def _title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str, bool]:
+    """The title as the subject of the paper's sentence, and whether it names a work, where the
+    phrase leaves out most of what the title names ("introduce a new measure of retrieval
+    effectiveness" for "Extending Average Precision to Graded Relevance Judgments"): a title of at
+    most 8 words without a comma, that the phrase adds to ("The PageRank citation ranking ...,
+    who propose PageRank" says one thing twice). ("", True) where not."""
+    if not leaves_out_title(contribution.phrase, brief.record.title):
+        return "", True
+    subject, work = title_subject(brief.record.title)
+    if not subject or len(subject.split()) > 8 or "," in subject or said_within(contribution.phrase, subject):
+        return "", True
+    return subject, work
 
 
 def _finding(contribution: Contribution, style: Style) -> str:

@@ -384,6 +384,11 @@ def leaves_out_title(phrase: str, title: str) -> bool:
     return len(title_stems) >= 2 and len(title_stems & _specific_stems(phrase)) * 2 < len(title_stems)
 
 
+def said_within(phrase: str, text: str) -> bool:
+    """Whether every specific word of a phrase is in a text ("PageRank" in "the PageRank citation ranking")."""
+    return _specific_stems(phrase) <= _specific_stems(text)
+
+
 def _open_relative(text: str) -> bool:
     """A relative clause cut before its verb ("citations whose cited paper")."""
     match = _RELATIVE.search(text.rstrip(". "))

@@ -695,3 +695,24 @@ def test_a_phrase_that_leaves_out_what_the_title_names_follows_the_title() -> No
     assert not any("the subject of" in _paper_sentence(brief, named, [], plan, Style(random.Random(s)), False)
                    for s in range(6))
     assert not plural_head("bias in search and recommender systems") and plural_head("biases in search")
+
+
+def test_the_title_is_no_subject_where_it_repeats_the_phrase_or_runs_long() -> None:
+    from relatex.writing.closings import fits_label
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _title_as_subject
+    from relatex.writing.plan import PaperBrief
+
+    def brief(title: str) -> PaperBrief:
+        return PaperBrief(key="p", record=PaperRecord(id="p", title=title, abstract=""))
+
+    name = Contribution(verb="propose", phrase="PageRank")
+    assert _title_as_subject(brief("The PageRank Citation Ranking: Bringing Order to the Web"), name) == ("", True)
+    specter = Contribution(verb="propose", phrase="SPECTER")
+    title = "SPECTER: Document-level Representation Learning using Citation-informed Transformers"
+    assert _title_as_subject(brief(title), specter)[0].startswith("document-level representation learning")
+    mmr = Contribution(verb="propose", phrase="maximal marginal relevance")
+    long_title = "The Use of MMR, Diversity-Based Reranking for Reordering Documents and Producing Summaries"
+    assert _title_as_subject(brief(long_title), mmr) == ("", True)
+    # and a paper on reranking is a paper on ranking
+    assert fits_label(long_title, "", ["ranking"])
