@@ -77,7 +77,7 @@ from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrou
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import leaves_out_title, phrase_complete, said_within, well_formed
-from relatex.writing.title_topics import draft_topic, title_subject
+from relatex.writing.title_topics import draft_topic, lowered, title_subject
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -149,7 +149,7 @@ def _paper_sentence(
         text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
         text = _sentence(TITLE_PAIRED, brief, contribution, style, topic=subject, Topic=capitalise(subject),
-                         is_="are" if _plural_topic(subject) else "is")
+                         is_="are" if _plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is")
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
@@ -172,6 +172,9 @@ def _title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[st
     if not leaves_out_title(contribution.phrase, brief.record.title):
         return "", True
     subject, work = title_subject(brief.record.title)
+    title = " ".join(brief.record.title.split()).rstrip(".")
+    if not subject and re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title):
+        subject, work = lowered(title), False  # a gerund phrase: "Extending average precision to ..."
     if not subject or len(subject.split()) > 8 or "," in subject or said_within(contribution.phrase, subject):
         return "", True
     return subject, work

@@ -716,3 +716,21 @@ def test_the_title_is_no_subject_where_it_repeats_the_phrase_or_runs_long() -> N
     assert _title_as_subject(brief(long_title), mmr) == ("", True)
     # and a paper on reranking is a paper on ranking
     assert fits_label(long_title, "", ["ranking"])
+
+
+def test_a_gerund_title_is_a_subject_of_one_thing() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _paper_sentence
+    from relatex.writing.plan import PaperBrief, WritingPlan
+
+    record = PaperRecord(id="g", title="Improving Word Alignments with Graded Judgments",
+                         abstract="We introduce a new measure of retrieval effectiveness.")
+    brief = PaperBrief(key="g", record=record, layer="development")
+    plan = WritingPlan(draft_title="", draft_abstract="", papers={"g": brief}, themes=(), reading_order=("g",),
+                       relations={})
+    measure = Contribution(verb="propose", phrase="a new measure of retrieval effectiveness")
+    text = _paper_sentence(brief, measure, [], plan, Style(random.Random(0)), False)
+    assert text.startswith("Improving word alignments with graded judgments is the subject of \\citet{g}, who "), text
