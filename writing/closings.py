@@ -332,12 +332,16 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
     return join_terms(kept) if kept else "closely related problems"
 
 
+# verbs whose "re-" form is the same act again ("reranking" is ranking), unlike "research" or "represent"
+_AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
+
+
 def word_stems(text: str) -> set[str]:
     """The words of a text by a crude stem (their first five letters; short words whole); a word
-    made with "re-" counts for its base too ("reranking" is about ranking)."""
+    that redoes an act counts for its base too ("reranking" is about ranking)."""
     words = re.findall(r"[a-z0-9]+", text.lower())
     stems = {w[:5] if len(w) > 3 else w for w in words}
-    return stems | {w[2:7] for w in words if w.startswith("re") and len(w) > 7}
+    return stems | {m.group(1)[:5] for w in words if (m := _AGAIN.fullmatch(w))}
 
 
 def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:

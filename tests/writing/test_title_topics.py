@@ -2,10 +2,63 @@
 
 from __future__ import annotations
 
+import random
+
+from relatex.retrieval.records import PaperRecord
+from relatex.writing.closings import Style, fits_label
+from relatex.writing.contributions import Contribution, plural_head
+from relatex.writing.offline_writer import _paper_sentence, _title_as_subject
+from relatex.writing.plan import PaperBrief, WritingPlan
+from relatex.writing.title_topics import title_subject
+
+
+def _said(title: str, phrase: str, seeds: int = 6, verb: str = "study") -> list[str]:
+    """The sentences introducing one paper (key "p") by ``phrase``, one per template seed."""
+    brief = PaperBrief(key="p", record=PaperRecord(id="p", title=title, abstract="An abstract."), layer="development")
+    plan = WritingPlan(draft_title="", draft_abstract="", papers={"p": brief}, themes=(), reading_order=("p",),
+                       relations={})
+    contribution = Contribution(verb=verb, phrase=phrase)
+    return [_paper_sentence(brief, contribution, [], plan, Style(random.Random(seed)), False) for seed in range(seeds)]
+
+
+def _subject(title: str, phrase: str) -> tuple[str, bool]:
+    brief = PaperBrief(key="p", record=PaperRecord(id="p", title=title, abstract=""))
+    return _title_as_subject(brief, Contribution(verb="propose", phrase=phrase))
+
 
 def test_a_title_cut_short_in_its_record_names_no_subject() -> None:
-    from relatex.writing.title_topics import title_subject
-
     assert title_subject("Mining Very-Non-Parallel Corpora: Parallel Sentence and Lexicon Extraction via "
                          "Bootstrapping and E") == ("", False)
     assert title_subject("Bias in Search and Recommender Systems") == ("bias in search and recommender systems", False)
+
+
+def test_a_phrase_that_leaves_out_what_the_title_names_follows_the_title() -> None:
+    for text in _said("Bias in Search and Recommender Systems", "the vicious cycle of bias"):
+        assert text.startswith("Bias in search and recommender systems is the subject of \\citet{p}, who "), text
+        assert text.endswith(" the vicious cycle of bias."), text
+    # a phrase that names the title's words keeps the usual templates
+    named = _said("Bias in Search and Recommender Systems", "bias in search and recommender systems on the Web")
+    assert not any("the subject of" in text for text in named)
+    assert not plural_head("bias in search and recommender systems") and plural_head("biases in search")
+
+
+def test_the_title_is_no_subject_where_it_repeats_the_phrase_or_runs_long() -> None:
+    assert _subject("The PageRank Citation Ranking: Bringing Order to the Web", "PageRank") == ("", True)
+    title = "SPECTER: Document-level Representation Learning using Citation-informed Transformers"
+    assert _subject(title, "SPECTER")[0].startswith("document-level representation learning")
+    long_title = "The Use of MMR, Diversity-Based Reranking for Reordering Documents and Producing Summaries"
+    assert _subject(long_title, "maximal marginal relevance") == ("", True)
+    # and a paper on reranking is a paper on ranking
+    assert fits_label(long_title, "", ["ranking"])
+
+
+def test_a_gerund_title_is_a_subject_of_one_thing() -> None:
+    text = _said("Improving Word Alignments with Graded Judgments", "a new measure of retrieval effectiveness",
+                 seeds=1, verb="propose")[0]
+    assert text.startswith("Improving word alignments with graded judgments is the subject of \\citet{p}, who "), text
+
+
+def test_only_a_redone_act_counts_for_its_base() -> None:
+    assert fits_label("Diversity-based reranking of documents", "", ["ranking"])
+    # "research" is no search, "represent" no present
+    assert not fits_label("Repeat purchase recommendations", "We found limited research on products.", ["product search"])
