@@ -172,19 +172,23 @@ def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[st
                           report: GateReport) -> str:
     """Each citation list without the papers that, judged alone, do not address the sentence
     ("A first line of work concerns X \\citep{a,b,c}" keeps only the papers about X); a list
-    none of whose papers passes is left to the sentence-level gate."""
-    edits: list[tuple[int, int, str]] = []
+    none of whose papers passes is left to the sentence-level gate. A paper taken out that the
+    section cites nowhere else stays in its paragraph's "See also" pointers."""
+    edits: list[tuple[int, int, str, list[str]]] = []
     for result in check_claims(section_claims(text), evidence, judge):
         keys = result.claim.keys
         failing = [k for k in keys if result.per_key.get(k) is not None and result.per_key[k].label in WARNING_LABELS]
         if len(keys) < 2 or not failing or len(failing) == len(keys):
             continue
-        command = text[result.claim.cite_start:result.claim.cite_end]
+        start, end = result.claim.cite_start, result.claim.cite_end
         kept = [k for k in keys if k not in failing]
-        narrowed = re.sub(r"\{[^{}]*\}$", "{" + ",".join(kept) + "}", command)
-        edits.append((result.claim.cite_start, result.claim.cite_end, narrowed))
+        narrowed = re.sub(r"\{[^{}]*\}$", "{" + ",".join(kept) + "}", text[start:end])
+        elsewhere = set(cited_keys(text[:start] + text[end:]))
+        edits.append((start, end, narrowed, [k for k in failing if k not in elsewhere]))
         report.narrowed += len(failing)
-    for start, end, replacement in sorted(edits, reverse=True):
+    for start, end, replacement, lost in sorted(edits, reverse=True):
+        if lost:
+            text = with_pointers(text, end, lost)
         text = text[:start] + replacement + text[end:]
     return text
 
@@ -209,7 +213,8 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
                  rewrites: Rewrites | None = None) -> tuple[str, GateReport]:
     """The section with every sentence the checker would warn about rewritten or dropped, and every
     sentence supported only in part rewritten where a fully supported version exists. Citation
-    lists lose the papers that alone do not address their sentence first."""
+    lists lose the papers that alone do not address their sentence first. A paper that loses its
+    last citation on the way stays in its paragraph's "See also" pointers, which claim nothing."""
     report = GateReport()
     evidence = evidence_lookup(papers)
     prepare = getattr(judge, "prepare", None)
@@ -229,7 +234,7 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
         if replacement == text[start:end]:
             continue
         lost: list[str] = []
-        if report.uncited > uncited:  # a list said without its citations: papers cited nowhere else stay as pointers
+        if report.uncited > uncited or not replacement:  # papers cited nowhere else stay as pointers
             elsewhere = set(cited_keys(text[:start] + text[end:]))
             lost = [k for k in dict.fromkeys(cited_keys(text[start:end])) if k not in elsewhere]
         if not replacement or cited_keys(replacement)[-1:] != cited_keys(text[start:end])[-1:]:

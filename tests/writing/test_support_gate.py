@@ -99,7 +99,12 @@ def test_a_citation_list_loses_the_papers_that_do_not_support_it(tmp_path: Path,
     title = plan.papers["k0"].record.title.lower().rstrip(".")
     text = f"A first line of work concerns {title} \\citep{{k0,k5}}."
     gated, report = gate_section(text, plan.papers, WordJudge())
-    assert "\\citep{k0}" in gated and "k5" not in gated and report.narrowed == 1
+    assert f"{title} \\citep{{k0}}." in gated and report.narrowed == 1
+    # a paper the section cites nowhere else is not lost: it stays as a pointer
+    assert gated.endswith("See also~\\citep{k5}.") and cited_keys(gated).count("k5") == 1
+    cited_too = f"{text} \\citet{{k5}} write the related-work section of a scientific paper."
+    gated, _ = gate_section(cited_too, plan.papers, WordJudge())
+    assert "See also" not in gated and f"{title} \\citep{{k0}}." in gated
 
 
 def test_a_list_said_without_its_citations_keeps_its_papers_as_pointers(tmp_path: Path,
@@ -114,6 +119,15 @@ def test_a_list_said_without_its_citations_keeps_its_papers_as_pointers(tmp_path
     assert gated.endswith("See also~\\citep{k0}.")  # an aside at the paragraph's end
     assert cited_keys(gated).count("k2") == 1  # cited elsewhere: no pointer needed
     assert not _warnings(gated, plan.papers, WordJudge())
+
+
+def test_a_paper_whose_only_sentence_is_dropped_stays_as_a_pointer(tmp_path: Path, records: list[PaperRecord]) -> None:
+    project, _ = make_project(tmp_path)
+    plan = build_plan(project, make_selection(records), {r.id: f"k{i}" for i, r in enumerate(records)})
+    text = "\\citet{k0} propose quantum teleportation experiments. \\citet{k2} propose dense passage retrieval."
+    gated, report = gate_section(text, plan.papers, WordJudge())
+    assert report.dropped == 1 and "teleportation" not in gated
+    assert gated.endswith("See also~\\citep{k0}.") and cited_keys(gated).count("k0") == 1
 
 
 def test_pointers_join_the_paragraphs_own_list_and_stay_in_their_paragraph() -> None:
