@@ -24,8 +24,8 @@ def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
 def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:
     """The label's first term and the first of its other ``terms`` that makes a second topic of the
     same papers (a third term is tried only where the first is shared with another theme's first
-    term, in ``others``). A candidate is passed over when no paper is about both ("web pages and product"
-    over papers on either: two halves, not one theme), when it fits at most half of the papers and
+    term, in ``others``). A candidate is passed over when no paper is about both ("web pages and
+    product" over papers on either: two halves, not one theme), when it fits at most half of the papers and
     adds none the first does not fit ("neural ranking [and weak supervision]" over two papers on
     neural ranking, one with weak supervision), or fewer than half while the first fits at least
     half ("eye tracking [and faceted search interfaces]"), or when it is a facet, not a topic
@@ -57,16 +57,15 @@ def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tu
 
 # words of a result or a measure, which no topic is named by ("significant improvements", "F-measure")
 _MEASURE_WORDS = frozenset({"improvement", "improvements", "accuracy", "f-measure", "f-score", "error", "errors",
-                            "metric", "metrics", "performance", "results", "baseline",
-                            "baselines", "gains", "scores"})
+                            "metric", "metrics", "performance", "results", "baseline", "baselines", "gains", "scores"})
 
 
 def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
     """Whether a label's second term names a facet of its papers, not a topic beside the first: a
     single word ("semantic role labeling and [parses]", "maximum entropy and [parser]"; not a
-    compound: "learning-to-rank"), a result
-    or measure ("[significant improvements]"), or part of a longer name in every paper that has it
-    ("dependency parsing and [Street Journal]", of "Wall Street Journal")."""
+    compound: "learning-to-rank"), a result or measure ("[significant improvements]"), or part of a
+    longer name in every paper that has it ("dependency parsing and [Street Journal]", of "Wall
+    Street Journal")."""
     words = term.split()
     if (len(words) == 1 and "-" not in term) or _MEASURE_WORDS & {w.lower() for w in words}:
         return True
