@@ -10,7 +10,7 @@ from dataclasses import replace
 from relatex.writing.closings import fits_label, label_terms, theme_label
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["facet_term", "joint_terms", "ordered_briefs", "regrouped", "theme_terms"]
+__all__ = ["facet_kind", "facet_term", "joint_terms", "ordered_briefs", "regrouped", "theme_terms"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -30,8 +30,8 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
     neural ranking, one with weak supervision), or fewer than half while the first fits at least
     half ("eye tracking [and faceted search interfaces]"), or when it is a facet, not a topic
     (:func:`facet_term`). With none left, the first term alone; unless it shares a word with another
-    theme's first term (``others``): then the second term, unless it names two halves, is what tells
-    the paragraphs apart."""
+    theme's first term (``others``): then the second term, unless it names two halves or is a
+    measure or a piece of a name, is what tells the paragraphs apart."""
     if len(terms) < 2:
         return terms
     words = {w[:5] for w in terms[0].lower().split()}
@@ -40,7 +40,9 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
         halves, weak = _second_term(terms[0], candidate, briefs)
         if not halves and not weak:
             return [terms[0], candidate]
-    return terms[:1] if distinct or _second_term(terms[0], terms[1], briefs)[0] else terms[:2]
+    if distinct or _second_term(terms[0], terms[1], briefs)[0] or facet_kind(terms[1], briefs) in ("measure", "fragment"):
+        return terms[:1]  # a measure or a piece of a name tells no paragraphs apart ("and Street Journal")
+    return terms[:2]
 
 
 def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tuple[bool, bool]:
@@ -61,19 +63,25 @@ _MEASURE_WORDS = frozenset({"improvement", "improvements", "accuracy", "f-measur
 
 
 def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
-    """Whether a label's second term names a facet of its papers, not a topic beside the first: a
-    single word ("semantic role labeling and [parses]", "maximum entropy and [parser]"; not a
-    compound: "learning-to-rank"), a result or measure ("[significant improvements]"), or part of a
-    longer name in every paper that has it ("dependency parsing and [Street Journal]", of "Wall
-    Street Journal")."""
+    """Whether a label's second term names a facet of its papers, not a topic beside the first
+    (:func:`facet_kind`)."""
+    return bool(facet_kind(term, briefs))
+
+
+def facet_kind(term: str, briefs: Sequence[PaperBrief]) -> str:
+    """What makes a label's second term a facet: "measure" for a result or measure ("[significant
+    improvements]"), "fragment" for part of a longer name in every paper that has it ("dependency
+    parsing and [Street Journal]", of "Wall Street Journal"), "word" for a single word ("semantic
+    role labeling and [parses]"; not a compound: "learning-to-rank"); "" for a topic."""
     words = term.split()
-    if (len(words) == 1 and "-" not in term) or _MEASURE_WORDS & {w.lower() for w in words}:
-        return True
-    if not term[:1].isupper():
-        return False
-    found = [m for b in briefs for m in re.finditer(rf"(\S*)\s+{re.escape(term)}\b",
-                                                   f"{b.record.title}. {b.record.abstract or ''}")]
-    return bool(found) and all(m.group(1)[:1].isupper() and m.group(1)[-1:].isalpha() for m in found)
+    if _MEASURE_WORDS & {w.lower() for w in words}:
+        return "measure"
+    if term[:1].isupper():
+        found = [m for b in briefs for m in re.finditer(rf"(\S*)\s+{re.escape(term)}\b",
+                                                       f"{b.record.title}. {b.record.abstract or ''}")]
+        if found and all(m.group(1)[:1].isupper() and m.group(1)[-1:].isalpha() for m in found):
+            return "fragment"
+    return "word" if len(words) == 1 and "-" not in term else ""
 
 
 def theme_terms(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[list[str]]:

@@ -81,7 +81,7 @@ _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", 
                          "rank", "retrieve", "compare", "perceive", "understand", "adapt", "evolve", "spread"})
 _SECOND_VERB = re.compile(r"\band (?:discuss|present|propose|show|evaluate|describe|introduce|analy[sz]e|"
                           r"demonstrate|investigate|provide|compare|explore|conclude|outline|report|examine)\b", re.I)
-_HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^,;:]*)$", re.I)
+_HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^;:]*)$", re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
                           r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?)\b|"
@@ -284,7 +284,7 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
-    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the (?:two|three|four) \w+)\b", phrase, re.I):
+    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|the (?:two|three|four) \w+)\b", phrase, re.I):
         return False  # "these baseline models", "the three properties": refers to what the reader never saw
     return not vague(phrase) and not _open_relative(phrase)
 
