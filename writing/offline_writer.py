@@ -76,7 +76,8 @@ from relatex.writing.offline_templates import (
 from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import leaves_out_title, phrase_complete, said_within, well_formed
+from relatex.writing.sentence_checks import phrase_complete, well_formed
+from relatex.writing.title_coverage import leaves_out_title, said_within
 from relatex.writing.title_topics import draft_topic, lowered, title_subject
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",

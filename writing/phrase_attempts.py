@@ -18,7 +18,8 @@ from relatex.writing.contributions import (
     shorten,
     without_asides,
 )
-from relatex.writing.sentence_checks import MODIFIER_STARTS, thin_beside_title
+from relatex.writing.sentence_checks import MODIFIER_STARTS
+from relatex.writing.title_coverage import thin_beside_title
 from relatex.writing.title_topics import paper_topic, title_purpose
 
 

@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.sentences import split_sentences
-from relatex.retrieval.communities import STOPWORDS
 from relatex.retrieval.theme_labels import is_adjective_like
-from relatex.writing.contributions import has_finite_verb, keeps_case
+from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
 from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS
@@ -190,7 +189,14 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
     gerund = _ARTICLE_GERUND.search(text)
     if gerund and gerund.group("verb").lower() not in _COUNT_GERUNDS:
         return f"an article before the verb form '{gerund.group('verb')}'"
+    for lost in _ARTICLE_ADJECTIVE_PREPOSITION.finditer(text):
+        if is_adjective_like(lost.group("adj")) and lost.group("adj").lower() not in _ADJECTIVES_AS_NOUNS:
+            return f"'{lost.group(0)}': an adjective without its noun"  # "a statistical [approach] to ..."
     return ""
+
+
+_ARTICLE_ADJECTIVE_PREPOSITION = re.compile(r"\b(?:a|an)\s+(?P<adj>[a-z]+)\s+(?:to|of|for|with|from|by)\b")
+_ADJECTIVES_AS_NOUNS = frozenset({"total", "individual", "original", "general", "whole", "top", "bottom", "number"})
 
 
 def _clause_has_verb(rest: str) -> bool:
@@ -316,7 +322,7 @@ def vague(phrase: str) -> bool:
     "the information"): true of almost any paper, so it says nothing about this one."""
     words = [w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", phrase)]
     content = [w for w in words if w not in UNSPECIFIC]
-    if len(content) == 2 and content[1] in _KIND_HEADS and content[0] in _KIND_MODIFIERS:
+    if len(content) == 2 and content[1] in KIND_HEADS and content[0] in _KIND_MODIFIERS:
         return True  # "evaluation methods", "a three-step methodology": a kind of thing, not what it is for
     if _RESULTS_OF_A_STUDY.match(phrase.strip()) or _PARTS_OF_WHAT.match(phrase.strip()) \
             or _SOME_OF_A_KIND.match(phrase.strip()):
@@ -336,7 +342,7 @@ _SOME_OF_A_KIND = re.compile(r"(?:a|an)\s+(?:number|couple|handful|variety|range
 # the parts of something never named ("the lexical and aesthetic features [of web documents]")
 _PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|characteristics|properties|attributes|"
                             r"factors|dimensions|components)$", re.I)
-_KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
+KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
                                 "pipeline", "procedure", "measure", "metric", "metrics"}
 _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",
                              "two-stage", "multi-stage", "unified", "hybrid", "statistical", "probabilistic",
@@ -345,48 +351,6 @@ _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step
                              "robust", "supervised", "unsupervised", "theoretical", "mathematical", "analytical",
                              "data-driven", "rule-based", "corpus-based", "feature-based", "knowledge-based",
                              "learning-based", "graph-based", "model-based", "predictive"})
-
-
-# "two aspects of X": parts counted but never named
-_COUNTED_PARTS = re.compile(r"\b(?:two|three|four|five|several|multiple)\s+(?:aspects|components|parts|issues|"
-                            r"factors|dimensions|types|kinds|ways|challenges|questions|problems|steps|stages|"
-                            r"properties|perspectives|levels|categories)\b", re.I)
-# words that name no topic ("a new model named X", "the utility of X")
-_TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
-
-
-def _specific_stems(text: str) -> set[str]:
-    words = {w.lower() for w in re.findall(r"[A-Za-z][A-Za-z-]*", text)}
-    return {w[:5] for w in words if len(w) > 2 and w not in STOPWORDS and w not in _KIND_HEADS
-            and w not in UNSPECIFIC and w not in _TOPICLESS_WORDS}
-
-
-def thin_beside_title(phrase: str, title: str) -> bool:
-    """A phrase that says less about a paper than its title: parts counted but not named ("two
-    aspects of user intent prediction"), or, naming nothing, at most two specific words that leave
-    out most of a title of five or more ("similarity matching" for "Personalized Purchase Prediction
-    of Market Baskets with Wasserstein-Based Sequence Matching")."""
-    if not phrase.strip() or not title.strip():
-        return False
-    if _COUNTED_PARTS.search(phrase):
-        return True
-    first = next((w for w in phrase.split() if w.lower() not in {"a", "an", "the"}), "")
-    if keeps_case(first):
-        return False  # "DPRX", "LightGCN, a model": the paper's own name says what the title may not
-    title_stems = _specific_stems(title)
-    stems = _specific_stems(phrase)
-    return len(title_stems) >= 5 and len(stems) <= 2 and len(stems & title_stems) < len(title_stems) / 2
-
-
-def leaves_out_title(phrase: str, title: str) -> bool:
-    """Whether a phrase names fewer than half of its title's specific words (of two or more)."""
-    title_stems = _specific_stems(title)
-    return len(title_stems) >= 2 and len(title_stems & _specific_stems(phrase)) * 2 < len(title_stems)
-
-
-def said_within(phrase: str, text: str) -> bool:
-    """Whether every specific word of a phrase is in a text ("PageRank" in "the PageRank citation ranking")."""
-    return _specific_stems(phrase) <= _specific_stems(text)
 
 
 def _open_relative(text: str) -> bool:

@@ -33,6 +33,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} examine the problem of page-wise recommendations aiming.",
     r"More recently, \citet{a} examine how two pretrained contextualized language models.",
     r"Bilingual parsing is the subject of \citet{a}, who present how simple, commonly understood statistical models.",
+    r"Another contribution is due to \citet{a}, who propose a statistical to machine translation.",
     r"A related approach is taken by \citet{a}, who introduce a learning framework on the top.",
     "\\citet{a} build a parser for the \u0420\u0443\u0441\u0441\u043a\u0438\u0439 treebank.",  # Cyrillic
     "\\citet{a} release a corpus of \u4e2d\u6587 reviews.",  # CJK: pdfLaTeX stops on either
@@ -73,6 +74,8 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"Unlike these works on retrieval, our system checks every citation.",
     r"\citet{a} study how users search for code.",
     r"\citet{a} study how users, experts and novices alike, search the web.",
+    r"\citet{a} report a total of 40 annotated dialogues.",
+    r"\citet{a} propose a statistical approach to machine translation.",
     r"They report that accuracy rises with more data.",
     r"\citet{a} show that dense retrieval outperforms BM25 \citep{b}.",
     r"\citet{a} examine whether pairwise learning can improve community recommendation.",
@@ -148,7 +151,7 @@ def test_specific_phrases_are_said() -> None:
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
-    from relatex.writing.sentence_checks import thin_beside_title
+    from relatex.writing.title_coverage import thin_beside_title
 
     basket = "Personalized Purchase Prediction of Market Baskets with Wasserstein-Based Sequence Matching"
     assert thin_beside_title("similarity matching", basket)  # two specific words, most of the title left out
