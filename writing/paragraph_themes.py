@@ -79,7 +79,8 @@ def facet_kind(term: str, briefs: Sequence[PaperBrief]) -> str:
     if term[:1].isupper():
         found = [m for b in briefs for m in re.finditer(rf"(\S*)\s+{re.escape(term)}\b",
                                                        f"{b.record.title}. {b.record.abstract or ''}")]
-        if found and all(m.group(1)[:1].isupper() and m.group(1)[-1:].isalpha() for m in found):
+        before = [m.group(1).lstrip("([{\"'") for m in found]  # "(Wall Street Journal"
+        if before and all(w[:1].isupper() and w[-1:].isalpha() for w in before):
             return "fragment"
     return "word" if len(words) == 1 and "-" not in term else ""
 

@@ -80,7 +80,7 @@ def test_a_second_label_term_that_is_a_facet_is_no_topic() -> None:
         return PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=abstract))
 
     wsj = [brief("a", "Dependency parsing of the Wall Street Journal", "We parse the Wall Street Journal corpus."),
-           brief("b", "Fast dependency parsing", "Results on the Penn Treebank and the Wall Street Journal.")]
+           brief("b", "Fast dependency parsing", "Results on the Penn Treebank (Wall Street Journal section).")]
     assert facet_term("Street Journal", wsj)  # part of a longer name wherever it occurs
     assert not facet_term("Penn Treebank", wsj)
     assert facet_term("parses", wsj) and facet_term("significant improvements", wsj)
