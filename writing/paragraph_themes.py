@@ -40,7 +40,8 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
         halves, weak = _second_term(terms[0], candidate, briefs)
         if not halves and not weak:
             return [terms[0], candidate]
-    if distinct or _second_term(terms[0], terms[1], briefs)[0] or facet_kind(terms[1], briefs) in ("measure", "fragment"):
+    halves = _second_term(terms[0], terms[1], briefs)[0]
+    if distinct or halves or facet_kind(terms[1], briefs) in ("measure", "fragment"):
         return terms[:1]  # a measure or a piece of a name tells no paragraphs apart ("and Street Journal")
     return terms[:2]
 

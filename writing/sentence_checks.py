@@ -128,6 +128,9 @@ _DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a
 # "we develop a new efficient parsing for ...": an article before a verb form that ends its noun phrase
 _ARTICLE_GERUND = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?P<verb>[a-z]+ing)(?=\s*(?:[.,;:]|$)|"
                              r"\s(?:for|of|in|on|with|by|from|that|which)\b)")
+# "a statistical [approach] to machine translation": an adjective whose noun a PDF abstract lost
+_ARTICLE_ADJECTIVE_PREPOSITION = re.compile(r"\b(?:a|an)\s+(?P<adj>[a-z]+)\s+(?:to|of|for|with|from|by)\b")
+_ADJECTIVES_AS_NOUNS = frozenset({"total", "individual", "original", "general", "whole", "top", "bottom", "number"})
 _COUNT_GERUNDS = frozenset("""understanding ranking embedding mapping clustering matching setting meeting string thing
     building encoding labeling labelling reading finding ordering drawing recording listing posting heading opening
     hearing warning offering grouping pairing coupling binding sibling ring spring morning evening feeling wedding
@@ -194,9 +197,6 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
             return f"'{lost.group(0)}': an adjective without its noun"  # "a statistical [approach] to ..."
     return ""
 
-
-_ARTICLE_ADJECTIVE_PREPOSITION = re.compile(r"\b(?:a|an)\s+(?P<adj>[a-z]+)\s+(?:to|of|for|with|from|by)\b")
-_ADJECTIVES_AS_NOUNS = frozenset({"total", "individual", "original", "general", "whole", "top", "bottom", "number"})
 
 
 def _clause_has_verb(rest: str) -> bool:
@@ -290,7 +290,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
-    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|the (?:two|three|four) \w+)\b", phrase, re.I):
+    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|the (?:two|three|four) \w+)\b",
+                 phrase, re.I):
         return False  # "these baseline models", "the three properties": refers to what the reader never saw
     return not vague(phrase) and not _open_relative(phrase)
 
@@ -343,7 +344,7 @@ _SOME_OF_A_KIND = re.compile(r"(?:a|an)\s+(?:number|couple|handful|variety|range
 _PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|characteristics|properties|attributes|"
                             r"factors|dimensions|components)$", re.I)
 KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
-                                "pipeline", "procedure", "measure", "metric", "metrics"}
+                               "pipeline", "procedure", "measure", "metric", "metrics"}
 _KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",
                              "two-stage", "multi-stage", "unified", "hybrid", "statistical", "probabilistic",
                              "neural", "deep", "generative", "discriminative", "computational", "automatic",
