@@ -15,7 +15,7 @@ from relatex.writing.title_topics import draft_topic
 
 def _pattern(template: str) -> re.Pattern[str]:
     text = re.escape(" ".join(template.split()))
-    return re.compile("^" + re.sub(r"\\\{\w+\\\}", ".+?", text).replace(r"\ ", r"\s*") + "$")
+    return re.compile("^" + re.sub(r"\\\{\w+\\\}", ".+?", text) + "$")
 
 
 _FOCUS = [_pattern(t) for t in CLOSING_FOCUS]
