@@ -273,6 +273,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
     if last == "part" and before not in {"in", "most"}:
         return False  # "a rule-based part [of speech tagger]": a compound cut at its first word
+    if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
+        return False  # "a learning framework on the top [of ...]": said inside a sentence, not only at its end
     if last.endswith("ing") and before in {"of", "for", "to", "by", "in"}:
         return False  # "to tackle this problem by dealing": the gerund lost its object
     if last.endswith("ed") and before in {"is", "are", "was", "were", "been", "be"}:
@@ -345,7 +347,10 @@ _PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|cha
                             r"factors|dimensions|components)$", re.I)
 KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
                                "pipeline", "procedure", "measure", "metric", "metrics"}
-_KIND_MODIFIERS = frozenset({"evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",
+_KIND_MODIFIERS = frozenset({"user", "pilot", "case", "field", "lab", "laboratory", "empirical", "comparative",
+                             "exploratory", "preliminary", "qualitative", "quantitative", "longitudinal", "controlled",
+                             "large-scale", "crowdsourcing", "crowdsourced",
+                             "evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",
                              "two-stage", "multi-stage", "unified", "hybrid", "statistical", "probabilistic",
                              "neural", "deep", "generative", "discriminative", "computational", "automatic",
                              "automated", "formal", "iterative", "generic", "principled", "flexible", "scalable",

@@ -68,12 +68,17 @@ def paper_topic(title: str) -> str:
         topic = title_topic(part[article.end():] if article else part)
         if _figurative(topic):
             continue  # "A Tale of Two Parsers" is not what the paper presents
+        if topic.split() and topic.split()[-1].lower() in _PUBLICATION_KINDS:
+            continue  # "Conversational Search: A Perspective Paper": the kind of paper, not its topic
         if topic and len(topic.split()) >= 2:
             keep = article.group(0).lower() if article and not topic.startswith("the ") else ""
             if not keep and not topic.startswith("the ") and head_word(topic).lower() in ARTEFACT_HEADS:
                 topic = with_article(topic)  # "a conversational recommender system"
             topics.append(keep + topic)
     return max(topics, key=lambda t: len(t.split()), default="")
+
+
+_PUBLICATION_KINDS = frozenset({"paper", "papers", "abstract", "article", "essay", "note", "notes", "preprint"})
 
 
 def _figurative(topic: str) -> bool:

@@ -132,7 +132,8 @@ def test_a_relative_clause_cut_before_its_verb_is_garbled() -> None:
                                     "the lexical and aesthetic features",
                                     "an unsupervised learning algorithm for training a rule-based part",
                                     "a number of simple methods", "a variety of techniques",
-                                    "the following three error criteria"])
+                                    "the following three error criteria", "a learning framework on the top",
+                                    "a user study", "an empirical study"])
 def test_vague_cut_or_anaphoric_phrases_are_not_said(phrase: str) -> None:
     assert not phrase_complete(phrase)
 
@@ -148,6 +149,7 @@ def test_specific_phrases_are_said() -> None:
     assert phrase_complete("a model trained in part") and phrase_complete("a tagger split into two parts")
     assert phrase_complete("a number of simple methods for improving word alignment")
     assert phrase_complete("a model following the encoder-decoder design")
+    assert phrase_complete("a user study of voice search") and phrase_complete("the performance of rankers")
 
 
 def test_a_phrase_thinner_than_its_title_is_recognised() -> None:

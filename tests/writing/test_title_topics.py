@@ -62,3 +62,9 @@ def test_only_a_redone_act_counts_for_its_base() -> None:
     assert fits_label("Diversity-based reranking of documents", "", ["ranking"])
     # "research" is no search, "represent" no present
     assert not fits_label("Repeat purchase recommendations", "We found limited research on products.", ["product search"])
+
+
+def test_the_kind_of_a_paper_is_not_its_subject() -> None:
+    assert title_subject("Conversational Search: A Perspective Paper") == ("conversational search", False)
+    assert title_subject("Perspective Paper") == ("", False)
+    assert title_subject("Report on the SIGIR Workshop")[0] == "a report on the SIGIR workshop"
