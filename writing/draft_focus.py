@@ -88,16 +88,12 @@ def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequenc
     if not papers or any(not abstract.strip() for _, abstract in papers):
         return ""
     for phrase in phrases:
-        head = word_stems(phrase.split()[-1])
-        if any(f"focus:{stem}" in used for stem in head) or _named_by(phrase, papers):
+        if _said(phrase, used) or _named_by(phrase, papers):
             continue
         if word_stems(label) & word_stems(phrase):
             continue  # "unlike these works on test collections, ... efficient test collection construction"
-        template = pick([t for t in CLOSING_FOCUS if t not in used] or list(CLOSING_FOCUS))
-        sentence = template.format(term=term, phrase=phrase)
-        if well_formed(sentence):
-            used.add(template)
-            used.update(f"focus:{stem}" for stem in head)
+        sentence = _say(CLOSING_FOCUS, phrase, pick, used, term=term, phrase=phrase)
+        if sentence:
             return sentence
     return ""
 
@@ -111,16 +107,31 @@ def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]]
     a paper naming the phrase); "" when no phrase is left. A phrase that is the whole of the draft's
     title ``topic`` is not said again once the section has said the title."""
     for phrase in phrases:
-        head = word_stems(phrase.split()[-1])
-        if any(f"focus:{stem}" in used for stem in head) or word_stems(phrase) <= word_stems(term):
+        if _said(phrase, used) or word_stems(phrase) <= word_stems(term):
             continue
         if topic and "topic" in used and word_stems(topic) <= word_stems(phrase):
             continue  # "... to our study of syntax-based alignment" twice
         study = "work on" if phrase.split()[0].endswith("ing") else "study of"
-        template = pick([t for t in CLOSING_GENERIC if t not in used] or list(CLOSING_GENERIC))
-        sentence = " ".join(template.format(term=term, topic=phrase, study=study).split())
-        if well_formed(sentence):
-            used.add(template)
-            used.update(f"focus:{stem}" for stem in head)
+        sentence = _say(CLOSING_GENERIC, phrase, pick, used, term=term, topic=phrase, study=study)
+        if sentence:
             return sentence
     return ""
+
+
+def _said(phrase: str, used: set[str]) -> bool:
+    """Whether the section has closed a paragraph on this phrase's head word already."""
+    return any(f"focus:{stem}" in used for stem in word_stems(phrase.split()[-1]))
+
+
+def _say(templates: Sequence[str], focus: str, pick: Callable[[list[str]], str], used: set[str],
+         **fill: str) -> str:
+    """A closing from the first of ``templates`` not used yet (``pick`` chooses), filled with
+    ``fill``; the template and the ``focus`` phrase's head word are marked used. "" when it does not
+    read whole."""
+    template = pick([t for t in templates if t not in used] or list(templates))
+    sentence = " ".join(template.format(**fill).split())
+    if not well_formed(sentence):
+        return ""
+    used.add(template)
+    used.update(f"focus:{stem}" for stem in word_stems(focus.split()[-1]))
+    return sentence

@@ -234,12 +234,17 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return "ends on 'of state', a cut 'state of the art'"
     if last == "body" and re.search(rf"\b(?:a\s+(?:(?:{_SIZES})\s+)?|the\s+(?:{_SIZES})\s+)body\W*$", text):
         return "ends on 'body' without its of-phrase"  # "over a large body [of text]"
-    if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
+    if _lost_of_phrase(last, before):
         return f"ends on '{before} {last}' without its of-phrase"
     cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"
     if last in _NEEDS_OBJECT and before not in {"a", "an", "the", "its", "their"} and not cited_object:
         return f"ends on the verb '{last}' without its object"
     return ""
+
+
+def _lost_of_phrase(last: str, before: str) -> bool:
+    """A noun that needs its of-phrase, ending a phrase after an article ("on the basis.")."""
+    return last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}
 
 
 def well_formed(sentence: str, verbs: frozenset[str] = frozenset()) -> bool:
@@ -273,7 +278,7 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
     if last == "part" and before not in {"in", "most"}:
         return False  # "a rule-based part [of speech tagger]": a compound cut at its first word
-    if last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}:
+    if _lost_of_phrase(last, before):
         return False  # "a learning framework on the top [of ...]": said inside a sentence, not only at its end
     if last.endswith("ing") and before in {"of", "for", "to", "by", "in"}:
         return False  # "to tackle this problem by dealing": the gerund lost its object

@@ -168,6 +168,13 @@ def _continuations_end(text: str, end: int) -> int:
         end = stop + 1
 
 
+def _cited_only_in(text: str, start: int, end: int, keys: Sequence[str]) -> list[str]:
+    """Those of ``keys`` that the text cites nowhere outside ``start:end``: taking that span's
+    citations away would lose them."""
+    elsewhere = set(cited_keys(text[:start] + text[end:]))
+    return [k for k in keys if k not in elsewhere]
+
+
 def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]],
                           report: GateReport) -> str:
     """Each citation list without the papers that, judged alone, do not address the sentence
@@ -183,8 +190,7 @@ def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[st
         start, end = result.claim.cite_start, result.claim.cite_end
         kept = [k for k in keys if k not in failing]
         narrowed = re.sub(r"\{[^{}]*\}$", "{" + ",".join(kept) + "}", text[start:end])
-        elsewhere = set(cited_keys(text[:start] + text[end:]))
-        edits.append((start, end, narrowed, [k for k in failing if k not in elsewhere]))
+        edits.append((start, end, narrowed, _cited_only_in(text, start, end, failing)))
         report.narrowed += len(failing)
     for start, end, replacement, lost in sorted(edits, reverse=True):
         if lost:
@@ -235,8 +241,7 @@ def gate_section(text: str, papers: Mapping[str, PaperBrief], judge: SupportJudg
             continue
         lost: list[str] = []
         if report.uncited > uncited or not replacement:  # papers cited nowhere else stay as pointers
-            elsewhere = set(cited_keys(text[:start] + text[end:]))
-            lost = [k for k in dict.fromkeys(cited_keys(text[start:end])) if k not in elsewhere]
+            lost = _cited_only_in(text, start, end, list(dict.fromkeys(cited_keys(text[start:end]))))
         if not replacement or cited_keys(replacement)[-1:] != cited_keys(text[start:end])[-1:]:
             end = _continuations_end(text, end)  # "Their experiments show ...": said of the sentence's paper
         if lost:
