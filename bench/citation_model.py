@@ -44,6 +44,7 @@ from splits import half_of
 
 from relatex.analysis.claims.citation_model import CARD_FILE, CitationModelJudge, ClaimEncoder
 from relatex.analysis.claims.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED
+from relatex.analysis.claims.cross_encoder import CrossEncoder
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 
 ACM_SPLIT_RULE = "ACM-CR by query paper: md5(lower-cased query DOI) % 2 == 0 dev, 1 test (bench/splits.py)"
@@ -147,8 +148,10 @@ def failures(pairs: Sequence[Pair], prob: np.ndarray, warn: float, n: int = 20) 
     return {"true_citations_warned": [row(i) for i in warned[:n]], "near_above_cited": inverted[:n]}
 
 
-def measure_cost(encoder: ClaimEncoder, claims: Sequence[str], repeats: int = 5) -> dict[str, float]:
-    """Seconds to score 100 candidates for one claim (stored vectors) and to encode 100 claims."""
+def measure_cost(encoder: ClaimEncoder, claims: Sequence[str], cross: CrossEncoder,
+                 pairs: Sequence[Pair], repeats: int = 5) -> dict[str, float]:
+    """Seconds to score 100 candidates for one claim (claim encoder on stored vectors; cross-encoder
+    on the papers' texts, memo bypassed) and to encode 100 claims."""
     rng = np.random.default_rng(0)
     docs = rng.standard_normal((100, 384)).astype(np.float32)
     from relatex.analysis.claims.citation_model import CitationReranker
@@ -163,8 +166,15 @@ def measure_cost(encoder: ClaimEncoder, claims: Sequence[str], repeats: int = 5)
     started = time.perf_counter()
     encoder.encode(list(claims[:100]))
     batch = time.perf_counter() - started
+    texts = list(dict.fromkeys(p.paper.text for p in pairs))[:100]
+    crossed: list[float] = []
+    for i in range(3):
+        started = time.perf_counter()
+        cross.logits(f"{claims[i]} ({i})", texts)  # a claim not scored before: nothing memoised
+        crossed.append(time.perf_counter() - started)
     return {"rerank_100_candidates_s": round(float(np.median(one)), 4),
-            "encode_100_claims_s": round(batch, 4)}
+            "encode_100_claims_s": round(batch, 4),
+            "cross_encoder_100_candidates_s": round(float(np.median(crossed)), 4)}
 
 
 def demo_check(workdir: Path) -> dict:
@@ -225,6 +235,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--embed-cache", type=Path, default=None)
     parser.add_argument("--model", type=Path, default=None, help="int8 ONNX claim encoder (default: shipped)")
+    parser.add_argument("--cross", type=Path, default=None, help="int8 ONNX cross-encoder (default: shipped)")
     parser.add_argument("--write-card", action="store_true")
     parser.add_argument("--demo", action="store_true", help="also check the example draft (examples/demo)")
     parser.add_argument("--demo-only", action="store_true",
@@ -249,16 +260,20 @@ def score_pairs(pairs: Sequence[Pair], model: CitationModelJudge,
 
 
 def time_warm_judge(encoder: ClaimEncoder, embedder: CachedEmbedder, old: OfflineSupportJudge,
-                    pairs: Sequence[Pair], with_features: bool) -> float:
-    """Seconds to judge 100 citations with document and sentence vectors already memoised."""
+                    pairs: Sequence[Pair], calibration: dict[str, float], cross: CrossEncoder | None = None) -> float:
+    """Seconds to judge 100 citations with document and sentence vectors already memoised, with the
+    scorers ``calibration`` weighs (whatever the card in the package says)."""
     timed = CitationModelJudge(encoder, embedder.embed)
-    timed.features = old  # timed whatever the card in the package says
+    timed.features = old
+    timed.cross = cross if calibration.get("cross_slope") else None
+    with_features = bool(calibration.get("features_slope"))
     sample = [(p.claim, evidence_of(p.paper)) for p in pairs[:300:3]]  # type: ignore[arg-type]
     for claim, evidence in sample:  # document and sentence vectors memoised first, as a warm editor has them
         timed.score(claim, evidence)
     judge_started = time.perf_counter()
     for claim, evidence in sample:
         timed.score(claim, evidence)
+        timed.cross_logit(claim, evidence)
         if with_features:
             timed.features_logit(claim, evidence)
     return round(time.perf_counter() - judge_started, 3)
@@ -291,23 +306,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder.save()
     positive = np.array([p.kind == "positive" for p in pairs])
     dev = np.array([p.split == "dev" for p in pairs])
+    cross = CrossEncoder(args.cross, max_tokens=encoder.card.cross_max_tokens) if args.cross else CrossEncoder(
+        max_tokens=encoder.card.cross_max_tokens)
     clipped = np.clip(old_scores, 1e-4, 1 - 1e-4)
     columns = {"cosine": np.array(cosines), "sentence_cosine": np.array(sentence_cosines),
-               "features_logit": np.log(clipped / (1 - clipped))}
+               "features_logit": np.log(clipped / (1 - clipped)),
+               "cross_logit": np.array([cross.logits(p.claim, [p.paper.text])[0] for p in pairs])}
     variants = {"citation model": ("cosine", "sentence_cosine"),
-                "citation model + features": ("cosine", "sentence_cosine", "features_logit")}
+                "citation model + features": ("cosine", "sentence_cosine", "features_logit"),
+                "cross-encoder": ("cross_logit",),
+                "cross-encoder + features": ("features_logit", "cross_logit"),
+                "cross-encoder + citation model + features": ("cosine", "sentence_cosine", "features_logit",
+                                                              "cross_logit")}
     fitted = {name: calibrate(np.column_stack([columns[c] for c in cols]), positive, dev, pairs)
               for name, cols in variants.items()}
     # the shipped variant is chosen on the development pairs only (near-neighbour AUROC)
     shipped = max(fitted, key=lambda name: fitted[name]["dev_near_auroc"])
     table = evaluate(pairs, {"offline judge (today)": (np.array(old_scores), np.array(old_labels)),
                              **{name: (f["prob"], f["labels"]) for name, f in fitted.items()}})
-    cost = measure_cost(encoder, [p.claim for p in pairs if p.kind == "positive"])
-    cost["judge_100_citations_warm_s"] = time_warm_judge(encoder, embedder, old, pairs, bool(fitted[shipped]["weights"][3:]))
+    weights = dict(zip(("intercept", *variants[shipped]), fitted[shipped]["weights"], strict=True))
+    calibration = {"intercept": weights["intercept"], **{slope: weights.get(column, 0.0) for column, slope in (
+        ("cosine", "slope"), ("sentence_cosine", "sentence_slope"), ("features_logit", "features_slope"),
+        ("cross_logit", "cross_slope"))}}
+    cost = measure_cost(encoder, [p.claim for p in pairs if p.kind == "positive"], cross, pairs)
+    cost["judge_100_citations_warm_s"] = time_warm_judge(encoder, embedder, old, pairs, calibration, cross)
     print_table(table)
-    weights = fitted[shipped]["weights"]
-    calibration = {"intercept": weights[0], "slope": weights[1], "sentence_slope": weights[2],
-                   "features_slope": weights[3] if len(weights) > 3 else 0.0}
     print(f"shipped: {shipped} (dev near AUROC "
           + ", ".join(f"{n} {f['dev_near_auroc']:.3f}" for n, f in fitted.items()) + f"); {calibration}; "
           f"thresholds {fitted[shipped]['thresholds']}")

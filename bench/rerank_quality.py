@@ -32,6 +32,7 @@ from retrieval_quality import DATA, RESULTS, _doc_key, blacklist, ndcg_at, read_
 from splits import acm_topic_papers, half_of, title_index
 
 from relatex.analysis.claims.citation_model import CitationReranker, ClaimEncoder
+from relatex.analysis.claims.cross_encoder import CrossEncoder
 
 
 def test_topics(data: Path) -> dict[str, tuple[dict[str, str], dict[str, set[str]]]]:
@@ -79,6 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-queries", type=int, default=150, help="test queries per task at most")
     parser.add_argument("--embed-cache", type=Path, default=None)
     parser.add_argument("--model", type=Path, default=None, help="int8 ONNX claim encoder (default: shipped)")
+    parser.add_argument("--cross", type=Path, default=None, help="int8 ONNX cross-encoder (default: shipped)")
     parser.add_argument("--out", type=Path, default=RESULTS / "rerank_quality.json")
     args = parser.parse_args(argv)
     from relatex.retrieval.lexical import LexicalIndex
@@ -97,6 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     inner, embedder_name = make_embedder()
     embedder = CachedEmbedder(inner, args.embed_cache)
     reranker = CitationReranker(ClaimEncoder(args.model))
+    cross = CrossEncoder(args.cross) if args.cross else CrossEncoder()
     results: dict = {"embedder": embedder_name, "model": reranker.encoder.model_id, "records": len(index),
                      "depth": args.depth, "abstract_depth": args.abstract_depth, "tasks": {}}
     for task, (queries, qrels) in test_topics(args.data).items():
@@ -115,8 +118,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             dense = matrix @ embedder.embed([queries[q]])[0]
             model = reranker.scores(queries[q], matrix)
             by_model = [docs[i] for i in np.argsort(-model, kind="stable")]
+            by_cross = [docs[i] for i in np.argsort(-cross.logits(queries[q], [texts[d] for d in docs]),
+                                                    kind="stable")]
             orders = {"bm25": docs, "dense rerank": [docs[i] for i in np.argsort(-dense, kind="stable")],
-                      "model rerank": by_model, "rrf(bm25, model)": rrf(docs, by_model)}
+                      "model rerank": by_model, "rrf(bm25, model)": rrf(docs, by_model),
+                      "cross-encoder rerank": by_cross, "rrf(bm25, cross-encoder)": rrf(docs, by_cross)}
             for name, order in orders.items():
                 runs.setdefault(f"{name}|R@10", []).append(recall_at(order, qrels[q], 10))
                 runs.setdefault(f"{name}|nDCG@10", []).append(ndcg_at(order, qrels[q], 10))

@@ -60,11 +60,18 @@ def make_claim_judge(settings: Settings, embed: EmbedFn | None, embed_id: str,
 
 def citation_model_judge(embed: EmbedFn | None, embed_id: str) -> SupportJudge | None:
     """The shipped citation model over the knowledge base's vectors; None (logged) when unusable."""
-    from relatex.analysis.claims.citation_model import CitationModelJudge, shipped_encoder
+    from relatex.analysis.claims.citation_model import (
+        CitationModelJudge,
+        shipped_cross_encoder,
+        shipped_encoder,
+    )
 
     encoder = shipped_encoder()
     if encoder is None:
         return None
+    cross = shipped_cross_encoder() if encoder.card.cross_slope else None
+    if encoder.card.cross_slope and cross is None:
+        return None  # its calibration needs the cross-encoder (shipped_cross_encoder logged why)
     if embed is None or encoder.card.document_embedder.lower() not in embed_id.lower():
         if embed_id not in _MISMATCH_LOGGED:  # once per embedder: judges are built for every check
             _MISMATCH_LOGGED.add(embed_id)
@@ -73,7 +80,7 @@ def citation_model_judge(embed: EmbedFn | None, embed_id: str) -> SupportJudge |
         return None
     from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 
-    return CitationModelJudge(encoder, embed, OfflineSupportJudge(embed, embed_id=embed_id))
+    return CitationModelJudge(encoder, embed, OfflineSupportJudge(embed, embed_id=embed_id), cross)
 
 
 def feature_judge(settings: Settings, embed: EmbedFn | None, embed_id: str) -> SupportJudge:

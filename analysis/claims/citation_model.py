@@ -31,8 +31,10 @@ from relatex.analysis.claims.claim_support import (
     SUPPORTED,
     SupportVerdict,
 )
+from relatex.analysis.claims.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 from relatex.analysis.claims.evidence import Evidence, clean_text, split_into_sentences
 from relatex.analysis.claims.offline_judge import strip_citations
+from relatex.analysis.claims.onnx_models import open_onnx_model
 
 log = logging.getLogger(__name__)
 
@@ -53,10 +55,11 @@ class ModelCard:
     """The machine-readable part of the model card.
 
     Support probability = logistic(intercept + slope * cosine(claim, paper) + sentence_slope *
-    cosine(claim, closest abstract sentence) + features_slope * logit(feature scorer's probability));
-    below ``warn_below`` a citation is "not supported" (a warning); below ``partial_below``
-    "partially supported" (equal values: no partial band); ``document_embedder`` names the
-    embedder whose vectors the claim encoder was trained against.
+    cosine(claim, closest abstract sentence) + features_slope * logit(feature scorer's probability)
+    + cross_slope * cross-encoder logit); below ``warn_below`` a citation is "not supported" (a
+    warning); below ``partial_below`` "partially supported" (equal values: no partial band);
+    ``document_embedder`` names the embedder whose vectors the claim encoder was trained against;
+    ``cross_max_tokens`` is the cross-encoder's input length.
     """
 
     intercept: float
@@ -67,10 +70,13 @@ class ModelCard:
     version: str
     sentence_slope: float = 0.0
     features_slope: float = 0.0
+    cross_slope: float = 0.0
+    cross_max_tokens: int = 160
 
-    def probability(self, cosine: float, sentence_cosine: float = 0.0, features_logit: float = 0.0) -> float:
+    def probability(self, cosine: float, sentence_cosine: float = 0.0, features_logit: float = 0.0,
+                    cross_logit: float = 0.0) -> float:
         z = (self.intercept + self.slope * cosine + self.sentence_slope * sentence_cosine
-             + self.features_slope * features_logit)
+             + self.features_slope * features_logit + self.cross_slope * cross_logit)
         return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
     def label(self, probability: float) -> str:
@@ -96,7 +102,9 @@ def read_model_card(path: Path | None = None) -> ModelCard:
                          float(data["thresholds"]["warn_below"]), float(data["thresholds"]["partial_below"]),
                          str(data["document_embedder"]), str(data["version"]),
                          float(data["calibration"].get("sentence_slope", 0.0)),
-                         float(data["calibration"].get("features_slope", 0.0)))
+                         float(data["calibration"].get("features_slope", 0.0)),
+                         float(data["calibration"].get("cross_slope", 0.0)),
+                         int(data.get("cross_encoder", {}).get("max_tokens", 160)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CitationModelUnavailable(f"model card {path} unreadable: {exc}") from exc
     if not 0.0 <= card.warn_below <= card.partial_below <= 1.0:
@@ -112,14 +120,7 @@ class ClaimEncoder:
         model_path = model_path or MODEL_FILE
         tokenizer_path = tokenizer_path or TOKENIZER_FILE
         try:
-            import onnxruntime as ort
-            from tokenizers import Tokenizer
-
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
-            self._tokenizer = Tokenizer.from_file(str(tokenizer_path))
+            self._session, self._tokenizer = open_onnx_model(model_path, tokenizer_path, threads)
         except Exception as exc:
             raise CitationModelUnavailable(f"citation model {model_path} cannot be loaded: {exc}") from exc
         self._tokenizer.enable_truncation(max_length=MAX_CLAIM_TOKENS)
@@ -183,12 +184,15 @@ class _VectorMemo:
 
 
 class CitationModelJudge:
-    """Claim-support judge on the citation model: calibrated cosine, evidence = closest sentence."""
+    """Claim-support judge on the citation model: the card's calibration of the claim encoder's
+    cosines, the feature scorer and the cross-encoder; evidence = the closest sentence."""
 
-    def __init__(self, encoder: ClaimEncoder, embed: EmbedFn, features: FeatureScorer | None = None) -> None:
+    def __init__(self, encoder: ClaimEncoder, embed: EmbedFn, features: FeatureScorer | None = None,
+                 cross: CrossEncoder | None = None) -> None:
         self.encoder = encoder
         self.card = encoder.card
         self.features = features if self.card.features_slope else None
+        self.cross = cross if self.card.cross_slope else None
         shared = getattr(self.features, "vectors", None) if getattr(self.features, "embed", None) else None
         self._documents = _VectorMemo(shared if callable(shared) else embed)  # each sentence embedded once
         fingerprint = hashlib.sha256(repr(self.card).encode()).hexdigest()[:8]
@@ -233,9 +237,21 @@ class CitationModelJudge:
         p = min(max(self.features.score(claim, evidence), 1e-4), 1 - 1e-4)
         return math.log(p / (1 - p))
 
+    def cross_logit(self, claim: str, evidence: Sequence[Evidence]) -> float:
+        """The cross-encoder's best logit over the cited papers (0 when the card gives it no weight)."""
+        if self.cross is None or not evidence:
+            return 0.0
+        papers: dict[str, list[Evidence]] = {}
+        for item in evidence:
+            papers.setdefault(item.paper_key, []).append(item)
+        surnames = [s for item in evidence for s in item.authors]
+        texts = [document_text(items) for items in papers.values()]
+        return float(self.cross.logits(claim_text(claim, surnames), texts).max())
+
     def judge(self, claim: str, evidence: Sequence[Evidence]) -> SupportVerdict:
         cosine, sentence_cosine, best = self.score(claim, evidence)
-        probability = self.card.probability(cosine, sentence_cosine, self.features_logit(claim, evidence))
+        probability = self.card.probability(cosine, sentence_cosine, self.features_logit(claim, evidence),
+                                            self.cross_logit(claim, evidence))
         label = self.card.label(probability)
         return SupportVerdict(label, round(probability, 4), best.sentence, best.paper_key, self.judge_id,
                               f"citation model: support {probability:.2f} (cosine {cosine:.3f})")
@@ -266,7 +282,7 @@ _SHARED_LOCK = threading.Lock()
 
 
 def forget_shipped_encoder() -> None:
-    """Load the shipped encoder again on next use (tests, or after the model file changed)."""
+    """Load the shipped encoders again on next use (tests, or after a model file changed)."""
     with _SHARED_LOCK:
         _SHARED.clear()
 
@@ -282,3 +298,18 @@ def shipped_encoder() -> ClaimEncoder | None:
                 _SHARED["encoder"] = None
         encoder: ClaimEncoder | None = _SHARED["encoder"]
         return encoder
+
+
+def shipped_cross_encoder() -> CrossEncoder | None:
+    """The shipped cross-encoder, loaded once per process; None (logged once) when unavailable."""
+    with _SHARED_LOCK:
+        if "cross" not in _SHARED:
+            encoder = _SHARED.get("encoder")
+            max_tokens = encoder.card.cross_max_tokens if isinstance(encoder, ClaimEncoder) else 160
+            try:
+                _SHARED["cross"] = CrossEncoder(max_tokens=max_tokens)
+            except CrossEncoderUnavailable as exc:
+                log.warning("citation cross-encoder unavailable (%s); using the feature-based offline judge", exc)
+                _SHARED["cross"] = None
+        cross: CrossEncoder | None = _SHARED["cross"]
+        return cross

@@ -1,4 +1,5 @@
-"""The shipped citation model: offline loading, deterministic scores, card thresholds, fallback."""
+"""The shipped citation model (claim encoder and cross-encoder): offline loading, deterministic scores,
+card thresholds, fallback."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from relatex.analysis.claims import citation_model
+from relatex.analysis.claims import citation_model, cross_encoder
 from relatex.analysis.claims.citation_model import (
     CARD_FILE,
     CitationModelJudge,
@@ -23,6 +24,7 @@ from relatex.analysis.claims.citation_model import (
     read_model_card,
 )
 from relatex.analysis.claims.claim_support import NOT_ADDRESSED, PARTIALLY_SUPPORTED, SUPPORTED
+from relatex.analysis.claims.cross_encoder import CrossEncoder, CrossEncoderUnavailable
 from relatex.analysis.claims.evidence import paper_evidence
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 from relatex.config.settings import Settings
@@ -122,7 +124,7 @@ def test_labels_follow_the_thresholds_of_the_card(tmp_path: Path) -> None:
 def test_the_shipped_card_is_readable_and_ordered() -> None:
     card = read_model_card(CARD_FILE)
     assert 0.0 < card.warn_below <= card.partial_below < 1.0
-    assert card.slope > 0
+    assert card.slope > 0 or card.cross_slope > 0
 
 
 @pytest.mark.parametrize("text", ["no json here", "```json\n{\"version\": 1}\n```",
@@ -208,3 +210,102 @@ def test_a_prepared_judge_embeds_each_text_once_in_few_batches(encoder: ClaimEnc
     assert prepared == unprepared  # the same verdicts
     assert len(embedded) == len(set(embedded))  # each text once
     assert len(calls) <= 3 < unprepared_batches  # in a few batches, not one or more per claim
+
+
+@pytest.fixture(scope="module")
+def cross() -> CrossEncoder:
+    return CrossEncoder()
+
+
+def paper_text(paper: dict) -> str:
+    return document_text(evidence_for(paper))
+
+
+def test_the_shipped_cross_encoder_loads_offline_and_prefers_the_cited_paper(cross: CrossEncoder) -> None:
+    claims, papers = fixture_papers()
+    keys = sorted(papers)
+    for claim in claims:
+        logits = cross.logits(claim["text"], [paper_text(papers[k]) for k in keys])
+        assert logits.shape == (len(keys),) and np.isfinite(logits).all()
+        assert keys[int(np.argmax(logits))] == claim["cites"], (claim["text"], logits)
+
+
+def test_scores_are_deterministic_whatever_the_batch(cross: CrossEncoder) -> None:
+    claims, papers = fixture_papers()
+    texts = [paper_text(p) for p in papers.values()]
+    fresh = CrossEncoder()
+    together = fresh.logits(claims[0]["text"], texts)
+    one_by_one = [CrossEncoder().logits(claims[0]["text"], [t])[0] for t in texts]
+    assert np.allclose(together, one_by_one, atol=1e-4)
+    assert np.array_equal(fresh.logits(claims[0]["text"], texts), together)  # memoised: the same values
+    assert cross.logits("anything", []).shape == (0,)
+
+
+def test_long_inputs_are_cut_to_the_card_length(cross: CrossEncoder) -> None:
+    long_paper = "A title. " + "This sentence repeats a finding about parsing. " * 200
+    short = CrossEncoder(max_tokens=32)
+    assert np.isfinite(short.logits("A claim about parsing " * 100, [long_paper])).all()
+    assert cross.max_tokens == read_model_card().cross_max_tokens
+
+
+@pytest.mark.parametrize("damage", ["missing", "corrupt"])
+def test_an_unloadable_cross_encoder_is_reported(tmp_path: Path, damage: str) -> None:
+    model = tmp_path / "cross.onnx"
+    if damage == "corrupt":
+        model.write_bytes(b"not an onnx file")
+    with pytest.raises(CrossEncoderUnavailable):
+        CrossEncoder(model)
+
+
+def test_without_the_cross_encoder_a_card_that_needs_it_falls_back_to_the_feature_judge(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture) -> None:
+    from relatex.retrieval.embedding import FastEmbedEmbedder
+
+    if not read_model_card().cross_slope:
+        pytest.skip("the shipped card gives the cross-encoder no weight")
+    monkeypatch.setattr(cross_encoder, "CROSS_MODEL_FILE", tmp_path / "absent.onnx")
+    citation_model.forget_shipped_encoder()
+    try:
+        with caplog.at_level(logging.WARNING):
+            first = make_claim_judge(Settings(), FastEmbedEmbedder().embed, EMBEDDER_ID)
+            second = make_claim_judge(Settings(), FastEmbedEmbedder().embed, EMBEDDER_ID)
+        assert isinstance(first, OfflineSupportJudge) and isinstance(second, OfflineSupportJudge)
+        assert caplog.text.count("cross-encoder unavailable") == 1
+    finally:
+        citation_model.forget_shipped_encoder()
+
+
+def test_the_default_judge_weighs_the_cross_encoder_as_its_card_says() -> None:
+    from relatex.retrieval.embedding import FastEmbedEmbedder
+
+    citation_model.forget_shipped_encoder()
+    judge = make_claim_judge(Settings(), FastEmbedEmbedder().embed, EMBEDDER_ID)
+    assert isinstance(judge, CitationModelJudge)
+    assert (judge.cross is not None) == bool(judge.card.cross_slope)
+
+
+class FixedCross:
+    """A cross-encoder whose logit is the number after 'logit=' in the paper's text."""
+
+    def logits(self, claim: str, papers: Sequence[str]) -> np.ndarray:
+        return np.array([float(p.split("logit=")[1].split()[0]) for p in papers], dtype=np.float32)
+
+
+def test_the_cross_logit_counts_with_the_card_weight_and_takes_the_best_cited_paper() -> None:
+    def embed(texts: Sequence[str]) -> np.ndarray:
+        return np.tile(np.eye(4, dtype=np.float32)[1], (len(texts), 1))  # cosine 0 with the claim
+
+    card = ModelCard(0.0, 0.0, 0.1, 0.1, "all-MiniLM-L6-v2-int8", "t", cross_slope=1.0)
+    judge = CitationModelJudge(FixedEncoder(card), embed, cross=FixedCross())  # type: ignore[arg-type]
+    weak = paper_evidence("a", None, "Its logit=-3 here.", title="A")
+    strong = paper_evidence("b", None, "Its logit=2 here.", title="B")
+    assert judge.judge("claim", weak).score == pytest.approx(1 / (1 + np.exp(3)), abs=1e-3)
+    assert judge.judge("claim", weak + strong).score == pytest.approx(1 / (1 + np.exp(-2)), abs=1e-3)
+    unweighted = CitationModelJudge(FixedEncoder(ModelCard(0.0, 0.0, 0.1, 0.1, "x", "t")), embed,
+                                    cross=FixedCross())  # type: ignore[arg-type]
+    assert unweighted.cross is None and unweighted.judge("claim", weak).score == 0.5
+
+
+def test_a_copied_cross_encoder_loads_from_another_place(tmp_path: Path) -> None:
+    shutil.copyfile(cross_encoder.CROSS_MODEL_FILE, tmp_path / "c.onnx")
+    assert CrossEncoder(tmp_path / "c.onnx").logits("x", ["y"]).shape == (1,)
