@@ -306,8 +306,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     embedder.save()
     positive = np.array([p.kind == "positive" for p in pairs])
     dev = np.array([p.split == "dev" for p in pairs])
-    cross = CrossEncoder(args.cross, max_tokens=encoder.card.cross_max_tokens) if args.cross else CrossEncoder(
-        max_tokens=encoder.card.cross_max_tokens)
+    # one thread, as the product runs it (shipped_cross_encoder)
+    cross = CrossEncoder(args.cross, max_tokens=encoder.card.cross_max_tokens, threads=1)
     clipped = np.clip(old_scores, 1e-4, 1 - 1e-4)
     columns = {"cosine": np.array(cosines), "sentence_cosine": np.array(sentence_cosines),
                "features_logit": np.log(clipped / (1 - clipped)),
