@@ -45,6 +45,12 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     humans""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
+# verbs (and the adjective "correct") that a paper's key phrases can yield alone: never a theme's name
+_VERBS_ALONE = frozenset("""discuss discusses describe describes propose proposes introduce introduces investigate
+    investigates examine examines demonstrate demonstrates suggest suggests argue argues apply applies extend
+    extends consider considers employ employs utilize utilizes utilise utilises exploit exploits incorporate
+    incorporates outperform outperforms reduce reduces increase increases perform performs present presents
+    require requires include includes involve involves contain contains correct corrects""".split())
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
@@ -105,7 +111,8 @@ def label_term_ok(term: str) -> bool:
         return False  # "english text", "english language"
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
-        return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE or is_adjective_like(words[0]) or verb_form)
+        return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE | _VERBS_ALONE or is_adjective_like(words[0])
+                    or verb_form)
     if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS:
         return False  # "producing summaries", "verifying claims": a verb phrase, not a name
     head = words[-1]
