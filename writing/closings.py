@@ -339,20 +339,39 @@ _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 def word_stems(text: str) -> set[str]:
     """The words of a text by a crude stem (their first five letters; short words whole); a word
     that redoes an act counts for its base too ("reranking" is about ranking)."""
-    words = re.findall(r"[a-z0-9]+", text.lower())
-    stems = {w[:5] if len(w) > 3 else w for w in words}
-    return stems | {m.group(1)[:5] for w in words if (m := _AGAIN.fullmatch(w))}
+    return set().union(*_stem_sequence(text))
+
+
+def _stem_sequence(text: str) -> list[set[str]]:
+    """Each word's stems (see :func:`word_stems`), in the text's order."""
+    out = []
+    for w in re.findall(r"[a-z0-9]+", text.lower()):
+        again = _AGAIN.fullmatch(w)
+        out.append({w[:5] if len(w) > 3 else w} | ({again.group(1)[:5]} if again else set()))
+    return out
 
 
 def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
-    """Whether a paper is about one of the label's terms: every word of the term (by its stem)
-    occurs in its title or abstract. With no terms, every paper fits."""
-    have = word_stems(f"{title} {abstract}")
+    """Whether a paper is about one of the label's terms: the words of the term (by their stems)
+    occur in its title or abstract, and a term of several words is said in one place (its words
+    within a few of each other: "query translation" is not the "query" of one sentence and the
+    "translation matrix" of another). With no terms, every paper fits."""
+    sequence = _stem_sequence(f"{title}. {abstract}")
     for term in terms:
         needed = word_stems(term)
-        if needed and needed <= have:
+        if needed and _said_together(needed, sequence, len(_stem_sequence(term)) + 2):
             return True
     return not terms
+
+
+def _said_together(needed: set[str], sequence: Sequence[set[str]], window: int) -> bool:
+    """Whether every stem of ``needed`` occurs in one run of ``window`` words (anywhere for one stem)."""
+    if len(needed) == 1:
+        return any(needed <= stems for stems in sequence)
+    for start in range(len(sequence)):
+        if needed <= set().union(*sequence[start:start + window]):
+            return True
+    return False
 
 
 def fitted_label(terms: Sequence[str], papers: Sequence[tuple[str, str]]) -> str:

@@ -281,6 +281,11 @@ def test_papers_that_do_not_name_the_label_are_not_put_under_it() -> None:
     assert not fits_label("New Bounds on Eigenvalues of Random Kernel Matrices", "Kernel methods ...",
                           ["kernel pooling", "ad-hoc search"])
     assert fits_label("Anything", "", [])
+    knrm = ("Given a query and a set of documents, K-NRM uses a translation matrix that models word-level "
+            "similarities via word embeddings.")  # the words of the term, but not said together
+    assert not fits_label("End-to-End Neural Ad-Hoc Ranking with Kernel Pooling", knrm, ["query translation"])
+    assert fits_label("Unbiased Evaluation for Missing-Not-At-Random Implicit Feedback", "",
+                      ["Missing-Not-At-Random implicit feedback"])
     papers = [("Experiments with a Component Theory of Probabilistic Information Retrieval", ""),
               ("Evaluating a Probabilistic Model for Cross-Lingual Information Retrieval", "")]
     assert fitted_label(["information retrieval", "neural ranking"], papers) == "information retrieval"
