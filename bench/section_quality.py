@@ -75,6 +75,7 @@ from relatex.retrieval.draft import DraftContext  # noqa: E402
 from relatex.retrieval.selection import SelectionParams, default_sources, select_papers  # noqa: E402
 from relatex.retrieval.sources.bibtex_source import acl_id_from_url  # noqa: E402
 from relatex.workflows.claim_judges import make_claim_judge  # noqa: E402
+from relatex.workflows.engines import Engines  # noqa: E402
 from relatex.workflows.related_papers import selection_params  # noqa: E402
 from relatex.writing.citation_keys import assign_keys  # noqa: E402
 from relatex.writing.copy_guard import CopyGuard, longest_copied_run  # noqa: E402
@@ -84,6 +85,7 @@ from relatex.writing.support_gate import WARNING_LABELS, evidence_lookup, sectio
 
 RESULTS = REPO / "bench" / "results" / "section_quality.json"
 PRODUCT = selection_params(Settings())  # the selection "Generate related work" runs with by default
+PAPER_FIT = Engines(Settings()).paper_fit()  # the cross-encoder the product mixes into relevance
 # with hashing vectors (cosines far lower than MiniLM's) earlier runs used more hits and a lower threshold
 HASHING = replace(PRODUCT, seed_hits=50, semantic_k=5, semantic_threshold=0.3)
 
@@ -111,7 +113,8 @@ def draft_of(task: Task, kb: Any, seeded: bool, rng: random.Random) -> tuple[Dra
 
 def new_papers(draft: DraftContext, kb: Any, params: SelectionParams, sources: Any) -> list[str]:
     """The ids of the papers the selection adds to those the draft already cites."""
-    return [p.record.id for p in select_papers(draft, kb, params, sources=sources).papers if p.draft_key is None]
+    return [p.record.id for p in select_papers(draft, kb, params, sources=sources, paper_fit=PAPER_FIT).papers
+            if p.draft_key is None]
 
 
 def hybrid_at(kb: Any, draft: DraftContext, k: int) -> list[str]:
@@ -147,7 +150,7 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
     """One section for ``task``'s draft; ``query`` holds the gold related-work text (ROUGE), when any."""
     kb = as_of(kb, task)
     draft, gold = draft_of(task, kb, seeded, rng)
-    selection = select_papers(draft, kb, params, sources=sources)
+    selection = select_papers(draft, kb, params, sources=sources, paper_fit=PAPER_FIT)
     project = LatexProject(root=Path("/nonexistent/draft.tex"), root_dir=Path("/nonexistent"), files={},
                            file_order=(), title=task.title, abstract=task.abstract, citation_package="natbib")
     generate_related_work(project, {}, selection, judge=judge)  # warm caches (judge, embeddings)

@@ -63,9 +63,12 @@ class GraphSettings:
     landmark_year: int = 0  # 0: derive from the data
     alpha: float = 0.3  # blend: alpha * relevance + (1 - alpha) * personalised PageRank
     # a paper is cited only with at least this share of the best candidate's relevance (0: always
-    # ``breadth`` papers): the lowest floor reaching precision 0.55 on both ACM-CR development halves
-    # (seeded and unseeded; bench/section_quality.py --floors)
-    relevance_floor: float = 0.8
+    # ``breadth`` papers): the lowest floor reaching precision 0.55 with recall at least hybrid
+    # search's on both ACM-CR development halves (seeded and unseeded; bench/section_quality.py --floors)
+    relevance_floor: float = 0.85
+    # share of the citation cross-encoder's fit of the draft with each paper in its relevance (0: off;
+    # retrieval/paper_fit.py): it lifts the selection above hybrid search (bench/section_quality.py)
+    paper_fit_weight: float = 0.3
     # ... except a paper that cites or is cited by at least this many seeds (the draft's cited papers
     # and top search hits) by citation edges (0: no exemption): 2 adds ACL recall at no precision
     # cost on the development drafts, and nothing changes without citation edges (bench/floor_variants.py)
@@ -117,6 +120,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "graph.hops": (0, 2),
     "graph.alpha": (0.0, 1.0),
     "graph.relevance_floor": (0.0, 0.95),
+    "graph.paper_fit_weight": (0.0, 1.0),
     "graph.floor_exempt_links": (0, 1000),
     "judge.threshold": (0.0, 1.0),
     "llm.temperature": (0.0, 1.0),

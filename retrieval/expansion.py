@@ -39,6 +39,7 @@ from relatex.retrieval.draft import DraftContext
 from relatex.retrieval.neighbour_sources import (
     NeighbourSource,
 )
+from relatex.retrieval.paper_fit import PaperFit, with_paper_fit
 from relatex.retrieval.records import PaperRecord
 
 log = logging.getLogger(__name__)
@@ -256,8 +257,10 @@ def expand(
     sources: Sequence[NeighbourSource] = (),
     progress: Progress | None = None,
     cancel: Cancel = None,
+    paper_fit: PaperFit | None = None,
 ) -> Expansion:
-    """Build the graph around the draft: seeds, ``params.hops`` hops, co-citation and semantic edges."""
+    """Build the graph around the draft: seeds, ``params.hops`` hops, co-citation and semantic edges;
+    relevance with ``paper_fit`` mixed in at ``params.paper_fit_weight`` (:mod:`relatex.retrieval.paper_fit`)."""
     import time
 
     t0 = time.perf_counter()
@@ -297,6 +300,8 @@ def expand(
     if use_semantic:
         _add_similarity_edges(exp, records, params)
     exp.relevance = relevance_scores(exp, draft, params, list(records))
+    if paper_fit is not None:
+        exp.relevance = with_paper_fit(exp.relevance, records, query, paper_fit, getattr(params, "paper_fit_weight", 0.0))
     exp.timings["graph"] = time.perf_counter() - t0
     return exp
 

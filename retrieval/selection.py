@@ -10,8 +10,6 @@ reading order and the citation graph they were chosen from.
 from __future__ import annotations
 
 import logging
-import math
-import re
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -29,6 +27,8 @@ from relatex.retrieval.expansion import Candidate, Expansion, ExpansionCancelled
 from relatex.retrieval.layers import LAYER_RANK, assign_layers
 from relatex.retrieval.mmr import mmr_select
 from relatex.retrieval.neighbour_sources import NeighbourSource, RecordReferences, build_citing_index
+from relatex.retrieval.paper_fit import PaperFit
+from relatex.retrieval.paper_reading import read_sentences
 from relatex.retrieval.reading_order import reading_order
 from relatex.retrieval.records import PaperRecord, is_front_matter
 from relatex.retrieval.theme_labels import label_communities
@@ -93,6 +93,7 @@ class SelectionParams:
     min_breadth: int = 5  # papers kept whatever the floor
     floor_exempt_links: int = 0  # a paper joined to this many seeds by citation edges passes the floor (0: off)
     citation_model: bool = False  # text relevance by the citation model's vector of the draft text
+    paper_fit_weight: float = 0.3  # share of the paper fit in relevance, when one is given (retrieval/paper_fit.py)
 
     def __post_init__(self) -> None:
         if self.breadth < 1:
@@ -103,8 +104,8 @@ class SelectionParams:
             raise ValueError("diversity must lie in [0, 1]")
         if self.hops not in (0, 1, 2):
             raise ValueError("hops must be 0, 1 or 2")
-        if not 0.0 <= self.alpha <= 1.0:
-            raise ValueError("alpha must lie in [0, 1]")
+        if not (0.0 <= self.alpha <= 1.0 and 0.0 <= self.paper_fit_weight <= 1.0):
+            raise ValueError("alpha and paper_fit_weight must lie in [0, 1]")
         if not 0.0 <= self.relevance_floor < 1.0:
             raise ValueError("relevance_floor must lie in [0, 1)")
         if self.floor_exempt_links < 0:
@@ -227,38 +228,6 @@ def explain(graph: nx.DiGraph, node: str, cited_ids: Mapping[str, str], limit: i
     return tuple(dict.fromkeys(seeds + co_cited + links + similar))[:limit]
 
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9(\[])")
-
-
-def _sentences(text: str) -> list[str]:
-    try:
-        from relatex.analysis.sentences import split_sentences
-
-        return [text[a:b].strip() for a, b in split_sentences(text) if text[a:b].strip()]
-    except Exception:  # the sentence splitter may be missing: a plain regex split
-        return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
-
-
-def read_sentences(record: PaperRecord, draft_terms: Counter[str], depth: int) -> tuple[str, ...]:
-    """The ``depth`` sentences of the paper (full text when present, else abstract) closest to
-    the draft by term overlap (cosine of term counts), in their original order."""
-    if depth <= 0:
-        return ()
-    body = " ".join(record.full_text) if record.full_text else (record.abstract or "")
-    sentences = _sentences(body)
-    if len(sentences) <= depth:
-        return tuple(sentences)
-    draft_norm = math.sqrt(sum(v * v for v in draft_terms.values())) or 1.0
-    scored = []
-    for index, sentence in enumerate(sentences):
-        counts = Counter(terms_of(sentence))
-        norm = math.sqrt(sum(v * v for v in counts.values())) or 1.0
-        dot = sum(n * draft_terms.get(t, 0) for t, n in counts.items())
-        scored.append((dot / (norm * draft_norm), -index))
-    best = sorted(range(len(sentences)), key=lambda i: scored[i], reverse=True)[:depth]
-    return tuple(sentences[i] for i in sorted(best))
-
-
 def earned(pool: Sequence[Any], cited: Mapping[str, str], params: SelectionParams) -> list[Any]:
     """The candidates that earn a citation: relevance at least ``relevance_floor`` times the best
     candidate's (so the breadth adapts to how many papers are close to the draft), never fewer
@@ -336,6 +305,7 @@ def select_papers(
     cancel: Cancel = None,
     *,
     sources: Sequence[NeighbourSource] | None = None,
+    paper_fit: PaperFit | None = None,
 ) -> Selection:
     """Choose ``params.breadth`` papers for the draft's related work.
 
@@ -354,7 +324,7 @@ def select_papers(
         expander.begin(params.online_budget_s)
         chosen_sources.append(expander)
     try:
-        exp = expand(draft, kb, params, chosen_sources, progress, cancel)
+        exp = expand(draft, kb, params, chosen_sources, progress, cancel, paper_fit)
     except ExpansionCancelled as exc:
         raise SelectionCancelled(str(exc)) from exc
     graph = exp.graph

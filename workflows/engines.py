@@ -25,6 +25,7 @@ if TYPE_CHECKING:  # the engines' modules are imported on first use: a quick sta
     from relatex.retrieval.embedding import Embedder
     from relatex.retrieval.knowledge_base import KnowledgeBase
     from relatex.retrieval.online.http import OnlineStatus
+    from relatex.retrieval.paper_fit import PaperFit
     from relatex.writing.llm import LLM
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,7 @@ class EngineOverrides:
     judge: Any = UNSET  # SupportJudge
     llm: Any = UNSET  # LLM | None
     authorities: Any = UNSET  # Sequence[Authority]
+    paper_fit: Any = UNSET  # PaperFit | None
 
 
 class Engines:
@@ -188,6 +190,19 @@ class Engines:
                 self._judge = make_claim_judge(self.settings, embed, embedder.model_id if embedder else "",
                                                llm=self._llm_or_none)
             return self._judge
+
+    def paper_fit(self) -> PaperFit | None:
+        """The citation cross-encoder as the selection's paper fit (``settings.graph.paper_fit_weight``);
+        None when the weight is 0 or the model cannot be loaded (logged once)."""
+        if self.overrides.paper_fit is not UNSET:
+            passed: PaperFit | None = self.overrides.paper_fit
+            return passed
+        if not self.settings.graph.paper_fit_weight:
+            return None
+        from relatex.analysis.claims.citation_model import shipped_cross_encoder
+
+        cross = shipped_cross_encoder()
+        return cross.logits if cross is not None else None
 
     def _embed_function(self, embedder: Embedder | None) -> EmbedFn | None:
         if embedder is None:

@@ -186,8 +186,8 @@ def test_depth_reads_the_sentences_closest_to_the_draft() -> None:
     from collections import Counter
 
     from relatex.retrieval.communities import terms_of
+    from relatex.retrieval.paper_reading import read_sentences
     from relatex.retrieval.records import PaperRecord
-    from relatex.retrieval.selection import read_sentences
 
     record = PaperRecord(id="x", title="x", abstract="We study parsing. Citation graphs help recommendation. "
                          "Results are good. Graph expansion finds citations.")

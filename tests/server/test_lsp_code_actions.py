@@ -53,6 +53,7 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     from relatex.retrieval.draft import draft_context
     from relatex.retrieval.selection import select_papers
     from relatex.server.commands.check_claims import make_judge
+    from relatex.workflows.engines import Engines
     from relatex.workflows.knowledge_bases import open_knowledge_base
     from relatex.workflows.related_papers import selection_params
     from relatex.writing.generate import generate_related_work
@@ -62,7 +63,8 @@ def expected_generation(demo: Path, kb_data_dir: Path) -> dict[Path, str]:
     project = load_project(demo / "main.tex")
     bibs = load_bibliographies(project)
     with open_knowledge_base(settings, read_only=True) as kb:
-        selection = select_papers(draft_context(project, bibs, kb), kb, selection_params(settings))
+        selection = select_papers(draft_context(project, bibs, kb), kb, selection_params(settings),
+                                  paper_fit=Engines(settings).paper_fit())  # the server's cross-encoder
         # the server's judge, and its verification of the draft's entries the section cites
         draft_keys = {p.draft_key for p in selection.papers if p.draft_key}
         verdicts = {k: verify_entry(e, [KnowledgeBaseAuthority(kb)])

@@ -31,7 +31,8 @@ def test_the_selection_knobs_come_from_the_settings_then_the_request(tmp_path: P
     with pytest.raises(UseCaseFailed, match="diversity") as caught:
         selection_params(settings, SelectionKnobs(diversity=2.0))
     assert caught.value.kind == BAD_REQUEST
-    assert params.relevance_floor == settings.graph.relevance_floor == 0.8  # cite only what earns it
+    assert params.relevance_floor == settings.graph.relevance_floor == 0.85  # cite only what earns it
+    assert params.paper_fit_weight == settings.graph.paper_fit_weight == 0.3
     assert selection_params(settings, SelectionKnobs(relevance_floor=0.0)).relevance_floor == 0.0
     assert params.floor_exempt_links == settings.graph.floor_exempt_links == 2
     assert selection_params(settings, SelectionKnobs(floor_exempt_links=0)).floor_exempt_links == 0
