@@ -36,7 +36,7 @@ GENERIC_LABEL_WORDS = frozenset(
     constraint constraints identification comparison knowledge activities activity position web online
     benchmark benchmarks concept concepts solve solves estimate estimates predict predicts detect detects
     compute computes generate generates evaluate evaluates compare compares identify identifies explore
-    explores understand support supports enable enables combine combines product""".split()
+    explores understand support supports enable enables combine combines product products""".split()
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges

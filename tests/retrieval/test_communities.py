@@ -144,7 +144,7 @@ def test_label_term_rules() -> None:
     for junk in ("scientific", "approximate", "elements", "text", "retrieval dense", "producing summaries",
                  "graph-based", "large", "technologies like", "topics", "tasks", "fake", "parameters", "features", "due",
                  "relationships", "networks", "reviews written", "rules given", "offline", "top", "stage", "parallel",
-                 "additional features", "several factors", "customers", "discuss", "correct", "proposes"):
+                 "additional features", "several factors", "customers", "discuss", "correct", "proposes", "products"):
         assert not label_term_ok(junk), junk
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
