@@ -18,7 +18,7 @@ from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import as_written, count_noun_plural, usual_spellings
 from relatex.retrieval.records import PaperRecord
 
-# Words that make poor theme labels on their own: generic nouns and common adjectives. They may
+# Words that make poor theme labels on their own: generic nouns, verbs and common adjectives. They may
 # still appear inside a label phrase ("scientific literature", "dense retrieval").
 GENERIC_LABEL_WORDS = frozenset(
     """text texts data model models system systems approach information elements element performance
@@ -36,7 +36,12 @@ GENERIC_LABEL_WORDS = frozenset(
     constraint constraints identification comparison knowledge activities activity position web online
     benchmark benchmarks concept concepts solve solves estimate estimates predict predicts detect detects
     compute computes generate generates evaluate evaluates compare compares identify identifies explore
-    explores understand support supports enable enables combine combines product products""".split()
+    explores understand support supports enable enables combine combines product products discuss discusses
+    describe describes propose proposes introduce introduces investigate investigates examine examines
+    demonstrate demonstrates suggest suggests argue argues apply applies extend extends consider considers
+    employ employs utilize utilizes utilise utilises exploit exploits incorporate incorporates outperform
+    outperforms reduce reduces increase increases perform performs present presents require requires include
+    includes involve involves contain contains correct corrects""".split()
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
@@ -45,12 +50,6 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     humans""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
-# verbs (and the adjective "correct") that a paper's key phrases can yield alone: never a theme's name
-_VERBS_ALONE = frozenset("""discuss discusses describe describes propose proposes introduce introduces investigate
-    investigates examine examines demonstrate demonstrates suggest suggests argue argues apply applies extend
-    extends consider considers employ employs utilize utilizes utilise utilises exploit exploits incorporate
-    incorporates outperform outperforms reduce reduces increase increases perform performs present presents
-    require requires include includes involve involves contain contains correct corrects""".split())
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
@@ -111,7 +110,7 @@ def label_term_ok(term: str) -> bool:
         return False  # "english text", "english language"
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
-        return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE | _VERBS_ALONE or is_adjective_like(words[0])
+        return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE or is_adjective_like(words[0])
                     or verb_form)
     if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS:
         return False  # "producing summaries", "verifying claims": a verb phrase, not a name

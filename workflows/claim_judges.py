@@ -69,15 +69,15 @@ def citation_model_judge(embed: EmbedFn | None, embed_id: str) -> SupportJudge |
     encoder = shipped_encoder()
     if encoder is None:
         return None
-    cross = shipped_cross_encoder() if encoder.card.cross_slope else None
-    if encoder.card.cross_slope and cross is None:
-        return None  # its calibration needs the cross-encoder (shipped_cross_encoder logged why)
     if embed is None or encoder.card.document_embedder.lower() not in embed_id.lower():
         if embed_id not in _MISMATCH_LOGGED:  # once per embedder: judges are built for every check
             _MISMATCH_LOGGED.add(embed_id)
             log.warning("citation model needs the %s embedder (knowledge base: %r); using the feature-based "
                         "offline judge", encoder.card.document_embedder, embed_id or "none")
         return None
+    cross = shipped_cross_encoder() if encoder.card.cross_slope else None  # loaded only for a usable judge
+    if encoder.card.cross_slope and cross is None:
+        return None  # its calibration needs the cross-encoder (shipped_cross_encoder logged why)
     from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 
     return CitationModelJudge(encoder, embed, OfflineSupportJudge(embed, embed_id=embed_id), cross)

@@ -31,7 +31,7 @@ from relatex.analysis.claims.claim_support import (
     SUPPORTED,
     SupportVerdict,
 )
-from relatex.analysis.claims.cross_encoder import CrossEncoder, CrossEncoderUnavailable
+from relatex.analysis.claims.cross_encoder import DEFAULT_MAX_TOKENS, CrossEncoder, CrossEncoderUnavailable
 from relatex.analysis.claims.evidence import Evidence, clean_text, split_into_sentences
 from relatex.analysis.claims.offline_judge import strip_citations
 from relatex.analysis.claims.onnx_models import open_onnx_model
@@ -71,7 +71,7 @@ class ModelCard:
     sentence_slope: float = 0.0
     features_slope: float = 0.0
     cross_slope: float = 0.0
-    cross_max_tokens: int = 160
+    cross_max_tokens: int = DEFAULT_MAX_TOKENS
 
     def probability(self, cosine: float, sentence_cosine: float = 0.0, features_logit: float = 0.0,
                     cross_logit: float = 0.0) -> float:
@@ -104,7 +104,7 @@ def read_model_card(path: Path | None = None) -> ModelCard:
                          float(data["calibration"].get("sentence_slope", 0.0)),
                          float(data["calibration"].get("features_slope", 0.0)),
                          float(data["calibration"].get("cross_slope", 0.0)),
-                         int(data.get("cross_encoder", {}).get("max_tokens", 160)))
+                         int(data.get("cross_encoder", {}).get("max_tokens", DEFAULT_MAX_TOKENS)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CitationModelUnavailable(f"model card {path} unreadable: {exc}") from exc
     if not 0.0 <= card.warn_below <= card.partial_below <= 1.0:
@@ -152,6 +152,14 @@ def document_text(evidence: Sequence[Evidence]) -> str:
     title = next((e.sentence for e in evidence if e.source == "title"), "")
     abstract = " ".join(e.sentence for e in evidence if e.source == "abstract")
     return f"{title}. {abstract}" if title and abstract else (title or abstract)
+
+
+def _by_paper(evidence: Sequence[Evidence]) -> dict[str, list[Evidence]]:
+    """The evidence sentences of each cited paper, in the order the papers come."""
+    papers: dict[str, list[Evidence]] = {}
+    for item in evidence:
+        papers.setdefault(item.paper_key, []).append(item)
+    return papers
 
 
 class FeatureScorer(Protocol):
@@ -202,9 +210,7 @@ class CitationModelJudge:
         """The best paper's cosine, the closest sentence's cosine and that sentence (the evidence)."""
         if not evidence:
             raise ValueError("the citation model needs at least one evidence sentence")
-        papers: dict[str, list[Evidence]] = {}
-        for item in evidence:
-            papers.setdefault(item.paper_key, []).append(item)
+        papers = _by_paper(evidence)
         surnames = [s for item in evidence for s in item.authors]
         vector = self.encoder.encode([claim_text(claim, surnames)])[0]
         keys = list(papers)
@@ -241,9 +247,7 @@ class CitationModelJudge:
         """The cross-encoder's best logit over the cited papers (0 when the card gives it no weight)."""
         if self.cross is None or not evidence:
             return 0.0
-        papers: dict[str, list[Evidence]] = {}
-        for item in evidence:
-            papers.setdefault(item.paper_key, []).append(item)
+        papers = _by_paper(evidence)
         surnames = [s for item in evidence for s in item.authors]
         texts = [document_text(items) for items in papers.values()]
         return float(self.cross.logits(claim_text(claim, surnames), texts).max())
@@ -304,8 +308,10 @@ def shipped_cross_encoder() -> CrossEncoder | None:
     """The shipped cross-encoder, loaded once per process; None (logged once) when unavailable."""
     with _SHARED_LOCK:
         if "cross" not in _SHARED:
-            encoder = _SHARED.get("encoder")
-            max_tokens = encoder.card.cross_max_tokens if isinstance(encoder, ClaimEncoder) else 160
+            try:  # the card's input length, whether or not the claim encoder was loaded first
+                max_tokens = read_model_card().cross_max_tokens
+            except CitationModelUnavailable:
+                max_tokens = DEFAULT_MAX_TOKENS
             try:
                 # one thread: claims are judged in the background while the editor asks for hovers,
                 # and a second thread saves only about 15% (1.04 vs 1.22 s per 100 pairs on 2 cores)

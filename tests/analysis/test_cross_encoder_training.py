@@ -18,6 +18,7 @@ BENCH = Path(__file__).resolve().parents[2] / "bench"
 sys.path.insert(0, str(BENCH))
 
 import cross_encoder_data  # noqa: E402
+import cross_encoder_groups  # noqa: E402
 import train_cross_encoder as training  # noqa: E402
 
 TOPICS = ["parsing", "tagging", "translation", "summarisation", "sentiment", "coreference", "entailment",
@@ -56,6 +57,6 @@ def test_an_inverse_cloze_claim_leaves_its_sentence_out() -> None:
     import random
 
     title, abstract = paper("parsing", 1)
-    claim, rest = training.inverse_cloze(title, abstract, random.Random(0)) or ("", "")
+    claim, rest = cross_encoder_groups.inverse_cloze(title, abstract, random.Random(0)) or ("", "")
     assert claim and claim not in rest and rest.startswith(title)
-    assert training.inverse_cloze("T", "One sentence only.", random.Random(0)) is None
+    assert cross_encoder_groups.inverse_cloze("T", "One sentence only.", random.Random(0)) is None
