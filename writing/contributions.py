@@ -176,7 +176,13 @@ def plural_head(phrase: str) -> bool:
         return True
     if re.match(r"(?:a|an)\s", phrase, re.I):
         return False  # "a new deep Aesthetic Cross-Domain Networks": a name taken as one thing
+    if _COUNTED_MANY.match(phrase):
+        return True  # "Three generative, lexicalised models for ...": the comma hides the head
     return plural_looking_head(phrase)
+
+
+_COUNTED_MANY = re.compile(r"(?:two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|various)\s",
+                           re.I)
 
 
 def plural_looking_head(phrase: str) -> bool:

@@ -17,7 +17,7 @@ from relatex.retrieval.theme_labels import title_phrases
 from relatex.writing.closings import fits_label, word_stems
 from relatex.writing.offline_templates import CLOSING_GENERIC
 from relatex.writing.sentence_checks import well_formed
-from relatex.writing.title_topics import ARTEFACT_HEADS, lowered
+from relatex.writing.title_topics import ARTEFACT_HEADS, lowered, names_a_span
 
 CLOSING_FOCUS = (  # {phrase}: a noun phrase of the draft's title that no paper of the theme names
     "Our work differs from these in its focus on {phrase}.",
@@ -32,13 +32,6 @@ _COUNT_HEADS = frozenset({"function", "analyzer", "analyser", "translator", "gen
                           "tree", "graph", "vector", "matrix", "task", "problem", "study", "paradigm", "technique"})
 
 
-_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve fifteen twenty fifty
-    hundred thousand million first second third fourth fifth""".split())
-# what a title says of its own kind or time ("Fifteen Years Later", "Lessons Learned"), not a topic
-_NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "ways", "lessons", "steps", "perspectives",
-                       "directions", "results", "experiments", "experiences", "insights", "challenges", "opportunities"})
-
-
 # second halves of compounds written apart ("large scale", "fine grained", "high level")
 _COMPOUND_TAILS = frozenset({"scale", "grained", "level", "based", "oriented", "driven", "aware", "specific"})
 
@@ -49,12 +42,13 @@ def focus_phrases(title: str) -> list[str]:
     lower-cased except names and acronyms; a singular artefact ("neural network") needs an article
     a focus cannot take and is left out."""
     out: list[str] = []
+    title = re.sub(r"\s*\([^()]*\)", "", title)  # an aside ("(When Given a Good Start)") is no focus
     phrases = title_phrases(title, max_words=4)
     ends = {p.split()[-1].lower() for p in phrases}
     for phrase in phrases:
         head = phrase.split()[-1].lower()
         if head in ARTEFACT_HEADS or head in _COUNT_HEADS or re.search(r"\d", phrase) \
-                or (_NUMBER_WORDS | _NO_FOCUS).intersection(phrase.lower().split()):
+                or names_a_span(phrase):
             continue  # "our work focuses on neural network", "... on EMNLP-WMT 2011", "... on fifteen years"
         if phrase.split()[0].lower() in _COMPOUND_TAILS:
             continue  # "[large] scale machine translation", "[fine] grained entity typing": half a compound

@@ -143,6 +143,19 @@ def _content_words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower())) - _NOT_CONTENT
 
 
+_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve fifteen twenty fifty
+    hundred thousand million first second third fourth fifth""".split())
+# what a title says of its own kind or time ("Fifteen Years Later", "Lessons Learned"), not a topic
+_NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "ways", "lessons", "steps", "perspectives",
+                       "directions", "results", "experiments", "experiences", "insights", "challenges", "opportunities"})
+
+
+def names_a_span(phrase: str) -> bool:
+    """Whether a title's phrase counts or names a span or kind of its own ("the first fifteen
+    years", "lessons learned"): not a topic a closing can relate a theme to."""
+    return bool((_NUMBER_WORDS | _NO_FOCUS).intersection(phrase.lower().split()))
+
+
 def draft_topic(title: str) -> str:
     """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
     whole title, else the part after or before its colon."""
@@ -151,8 +164,8 @@ def draft_topic(title: str) -> str:
     for part in [joined, whole, *reversed(halves)]:
         part = _STUDY_OF.sub("", part)  # "our study of [a study of] ..."
         topic = title_topic(part, gerund=True) if part else ""
-        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS):
-            continue  # "A Tale of Two Parsers", "A Reproducibility Study": not what the study is of
+        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS) or names_a_span(topic):
+            continue  # "A Tale of Two Parsers", "A Reproducibility Study", "The First Fifteen Years"
         if topic and len(topic.split()) >= 2:
             return topic
     return ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import faulthandler
 import logging
 import sys
 
@@ -32,6 +33,8 @@ def run(args: argparse.Namespace, engines: Engines) -> int:
         logging.getLogger().addHandler(handler)
     from relatex.server.lsp_server import create_server
 
+    # a crash in native code (SQLite, ONNX, the vector index) leaves every thread's stack in the log
+    faulthandler.enable(file=sys.stderr, all_threads=True)
     # background analysis runs in threads: switch the GIL often so requests are answered promptly
     sys.setswitchinterval(0.001)
 

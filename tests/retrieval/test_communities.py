@@ -141,10 +141,12 @@ def test_label_term_rules() -> None:
     assert label_term_ok("dense retrieval") and label_term_ok("retrieval") and label_term_ok("citation recommendation")
     assert label_term_ok("topic models") and label_term_ok("question answering") and label_term_ok("latent features")
     assert label_term_ok("error correction") and label_term_ok("discourse")
+    assert label_term_ok("dependency parsing") and label_term_ok("sequence labeling") and label_term_ok("noun phrases")
     for junk in ("scientific", "approximate", "elements", "text", "retrieval dense", "producing summaries",
                  "graph-based", "large", "technologies like", "topics", "tasks", "fake", "parameters", "features", "due",
                  "relationships", "networks", "reviews written", "rules given", "offline", "top", "stage", "parallel",
-                 "additional features", "several factors", "customers", "discuss", "correct", "proposes", "products"):
+                 "additional features", "several factors", "customers", "discuss", "correct", "proposes", "products",
+                 "translate", "provides", "develop", "part", "noun", "sequence", "dependency", "rank", "interest"):
         assert not label_term_ok(junk), junk
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [

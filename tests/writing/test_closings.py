@@ -35,6 +35,8 @@ def test_the_draft_title_becomes_a_noun_phrase_or_nothing() -> None:
         "syntax-based word alignment for machine translation"
     assert draft_topic("Towards Better Search") == ""
     assert draft_topic("How Do Users Search?") == ""
+    assert draft_topic("Supervised Noun Phrase Coreference Research: The First Fifteen Years") == \
+        "supervised noun phrase coreference research"  # not "our study of first fifteen years"
     assert draft_topic("Role of Word-Eye-Fixations for Query Term Prediction") == \
         "the role of word-eye-fixations for query term prediction"  # "our study of the role of ..."
     assert draft_topic("A Tale of Two Parsers: Investigating and Combining Parsers") == \

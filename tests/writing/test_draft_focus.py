@@ -96,6 +96,11 @@ def test_half_a_compound_written_apart_is_no_focus() -> None:
     assert "grained entity typing" not in focus_phrases("Fine Grained Entity Typing")
 
 
+def test_an_aside_in_the_title_is_no_focus() -> None:
+    phrases = focus_phrases("EM Can Find Pretty Good HMM POS-Taggers (When Given a Good Start)")
+    assert "HMM POS-Taggers" in phrases and not any("start" in p for p in phrases)
+
+
 def test_where_no_contrast_can_be_checked_the_theme_is_background_to_a_focus() -> None:
     from relatex.writing.draft_focus import focus_relation
     from relatex.writing.offline_templates import CLOSING_GENERIC

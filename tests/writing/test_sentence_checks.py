@@ -240,6 +240,8 @@ def test_two_joined_noun_phrases_take_a_plural_verb() -> None:
 
     assert plural_head("a Hidden Markov Model and an HMM-based chunk tagger")
     assert not plural_head("a model of syntax and a method for parsing")
+    assert plural_head("Three generative, lexicalised models for statistical parsing")  # the comma hides the head
+    assert not plural_head("One sense per discourse")
 
 
 def test_a_claim_of_being_first_is_never_cut_from_what_it_is_first_in() -> None:
