@@ -43,7 +43,7 @@ GENERIC_LABEL_WORDS = frozenset(
     outperforms reduce reduces increase increases perform performs present presents require requires include
     includes involve involves contain contains correct corrects provides develop develops translate translates
     build builds create creates part parts interest interests noun nouns sequence sequences dependency
-    rank ranks searches""".split()
+    rank ranks searches part-of-speech out-of-vocabulary sequence-to-sequence""".split()
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges

@@ -164,7 +164,8 @@ def draft_topic(title: str) -> str:
     for part in [joined, whole, *reversed(halves)]:
         part = _STUDY_OF.sub("", part)  # "our study of [a study of] ..."
         topic = title_topic(part, gerund=True) if part else ""
-        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS) or names_a_span(topic):
+        if _figurative(topic) or (topic and topic.split()[-1].lower() in _STUDY_KINDS) or \
+                head_word(topic).lower() in _NO_FOCUS:
             continue  # "A Tale of Two Parsers", "A Reproducibility Study", "The First Fifteen Years"
         if topic and len(topic.split()) >= 2:
             return topic

@@ -81,6 +81,8 @@ def test_terms_drop_stopwords_and_keep_bigrams() -> None:
     assert "dense retrieval" in terms and "dense" in terms
     assert not {"propose", "novel", "approach", "we"} & set(terms)
     assert "co-occurrence" in terms_of("kernel co\u2010occurrence enhancement")  # a Unicode hyphen joins too
+    tagging = terms_of("Unsupervised Part of Speech Tagging")  # never "speech" alone (nor "part")
+    assert "part-of-speech tagging" in tagging and not {"part", "speech"} & set(tagging)
 
 
 def test_class_tfidf_prefers_terms_unique_to_a_class() -> None:
@@ -142,11 +144,13 @@ def test_label_term_rules() -> None:
     assert label_term_ok("topic models") and label_term_ok("question answering") and label_term_ok("latent features")
     assert label_term_ok("error correction") and label_term_ok("discourse")
     assert label_term_ok("dependency parsing") and label_term_ok("sequence labeling") and label_term_ok("noun phrases")
+    assert label_term_ok("part-of-speech tagging")
     for junk in ("scientific", "approximate", "elements", "text", "retrieval dense", "producing summaries",
                  "graph-based", "large", "technologies like", "topics", "tasks", "fake", "parameters", "features", "due",
                  "relationships", "networks", "reviews written", "rules given", "offline", "top", "stage", "parallel",
                  "additional features", "several factors", "customers", "discuss", "correct", "proposes", "products",
-                 "translate", "provides", "develop", "part", "noun", "sequence", "dependency", "rank", "interest"):
+                 "translate", "provides", "develop", "part", "noun", "sequence", "dependency", "rank", "interest",
+                 "part-of-speech"):
         assert not label_term_ok(junk), junk
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
