@@ -42,6 +42,8 @@ _SUBORDINATE = re.compile(r"^(?:although|though|while|whereas|since|because|if|w
 # a sentence citing other work speaks of that work ("In Lin and Och (2004), we proposed ..."), not the draft's
 _CITES_OTHER_WORK = re.compile(r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|"
                                r"\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)")
+# a parenthetical citation names a source of what the draft does; the sentence still says what it does
+_PAREN_CITATION = re.compile(r"\s*\((?:see\s+)?[A-Z][^()]{0,120}?,?\s(?:19|20)\d\d[a-z]?\)")
 _LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through)\s[^,]{3,80},\s*", re.I)
 
 
@@ -91,10 +93,16 @@ _EVALUATION_OBJECTS = frozenset({"experiment", "experiments", "experimental", "e
                                  "number", "of", "initial", "preliminary", "systematic", "careful", "rigorous"})
 
 
+_COMPARATIVE = re.compile(r"\b(?:as\s+\w+\s+as|(?!rather\b|other\b)\w+er\s+than|(?:more|less)\s+\w+\s+than|better|outperforms?|"
+                          r"superior\s+to|state[- ]of[- ]the[- ]art)\b")
+
+
 def evaluation_only(action: str) -> bool:
     """An action that only says how the draft's work is tested ("conduct experiments on four
     datasets", "provide an experimental evaluation of our approach"), or that lacks its object
     ("show in this paper"): true of any paper, so it cannot set the draft apart."""
+    if _COMPARATIVE.search(action.lower()):
+        return True  # "is twice as accurate as the state of the art": a result against others, no aspect
     words = action.lower().split()
     while len(words) > 1 and words[0].endswith("ly"):
         words = words[1:]  # "significantly outperforms ...": the verb follows its adverb
@@ -125,6 +133,7 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
     out: list[DraftAspect] = []
     sentences = sentences_of(text)
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
+        sentence = _PAREN_CITATION.sub("", sentence)  # "... based on the pairwise approach (Herbrich et al., 1999)"
         if role == BACKGROUND or _CITES_OTHER_WORK.search(sentence):
             continue  # the field and its gaps ("relevance is an essential concept") or a cited work, not the draft's
         sentence = mask_inner_periods(sentence.strip()).rstrip(".")  # "e.g." ends no phrase
