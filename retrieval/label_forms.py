@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 
 def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
@@ -64,3 +64,32 @@ def as_written(term: str, texts: Sequence[str]) -> str:
     joined = [m.group(0) for t in texts for m in re.finditer(re.escape("_".join(words)), t, re.I)]
     spaced = any(re.search(rf"\b{re.escape(term)}\b", t, re.I) for t in texts)
     return Counter(joined).most_common(1)[0][0] if joined and not spaced else term
+
+
+def whole_phrase(term: str, texts: Sequence[str], stopwords: frozenset[str] | set[str],
+                 names_a_theme: Callable[[str], bool]) -> str:
+    """A term that the texts never write alone, with the word that always comes before it ("street
+    journal" -> "Wall Street Journal", "phrase coreference resolution" -> "noun phrase coreference
+    resolution"): at least two uses, each after the same word, that no stopword, and the longer
+    phrase still names a theme (``names_a_theme``: never "improve retrieval"); else the term."""
+    words = term.split()
+    if not words or len(words) > 3:
+        return term
+    before: list[str] = []
+    for text in texts:
+        for match in re.finditer(rf"(?:([A-Za-z][\w\-]*)\s+)?{re.escape(term)}\b", text, re.I):
+            start = match.start(0)
+            if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-_"):
+                continue  # inside a longer word
+            before.append(match.group(1) or "")
+    if len(before) < 2:
+        return term
+    firsts = Counter(word.lower() for word in before)
+    word, count = firsts.most_common(1)[0]
+    if count < len(before) or not word or word in stopwords or len(word) < 3 or not word.isalpha() or \
+            not names_a_theme(f"{word} {term.lower()}"):
+        return term
+    shown = Counter(w for w in before if w.lower() == word).most_common(1)[0][0]
+    if term[:1].islower() and shown[1:].islower():
+        shown = shown.lower() if not term.split()[0][:1].isupper() else shown
+    return f"{shown} {term}"

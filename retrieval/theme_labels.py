@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
-from relatex.retrieval.label_forms import as_written, count_noun_plural, usual_spellings
+from relatex.retrieval.label_forms import as_written, count_noun_plural, usual_spellings, whole_phrase
 from relatex.retrieval.records import PaperRecord
 
 # Words that make poor theme labels on their own: generic nouns, verbs and common adjectives. They may
@@ -42,14 +42,15 @@ GENERIC_LABEL_WORDS = frozenset(
     employ employs utilize utilizes utilise utilises exploit exploits incorporate incorporates outperform
     outperforms reduce reduces increase increases perform performs present presents require requires include
     includes involve involves contain contains correct corrects provides develop develops translate translates
-    build builds create creates part parts interest interests noun nouns sequence sequences dependency
-    rank ranks searches part-of-speech out-of-vocabulary sequence-to-sequence""".split()
+    build builds create creates ranks searches""".split()
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
     question questions parameter parameters feature features factor factors property properties relationship
     relationships network networks number numbers stage stages customers consumers participants people individuals
-    humans""".split())
+    humans
+    part parts interest interests noun nouns sequence sequences dependency rank part-of-speech out-of-vocabulary
+    sequence-to-sequence""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
@@ -122,6 +123,12 @@ def label_term_ok(term: str) -> bool:
     if words[0] in _QUANTITY_MODIFIERS and len(words) == 2:
         return False  # "additional features", "several factors": how many, not what
     return not all(w in GENERIC_LABEL_WORDS for w in words)
+
+
+def _extended_term_ok(phrase: str) -> bool:
+    """A term with the word its texts always put before it still names a theme, and that word is no
+    verb or generic word ("noun phrase coreference resolution", never "improve retrieval")."""
+    return label_term_ok(phrase) and phrase.split()[0] not in GENERIC_LABEL_WORDS
 
 
 def _norm(word: str) -> str:
@@ -344,7 +351,7 @@ def label_communities(
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
         weighted = _without_modifiers(weights.get(c, []), texts[c])
-        terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c])
+        terms = tuple(count_noun_plural(as_written(whole_phrase(t, texts[c], STOPWORDS, _extended_term_ok), texts[c]), texts[c])
                       for t in label_terms(weighted, titles, papers_terms, n_terms, spellings))
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))

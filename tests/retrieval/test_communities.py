@@ -227,3 +227,19 @@ def test_authors_names_never_make_a_label() -> None:
     }
     labels = label_communities([["a", "b"], ["c", "d"]], records)
     assert labels[0][1] and not any("ney" in t.lower() or "hermann" in t.lower() for t in labels[0][1]), labels
+
+
+def test_a_term_never_written_alone_takes_the_word_before_it() -> None:
+    from relatex.retrieval.communities import STOPWORDS
+    from relatex.retrieval.label_forms import whole_phrase
+
+    texts = ["Parsing the Wall Street Journal with CCG. We parse the Wall Street Journal.",
+             "Noun phrase coreference resolution as clustering.", "Conundrums in Noun Phrase Coreference Resolution"]
+    assert whole_phrase("Street Journal", texts, STOPWORDS, label_term_ok) == "Wall Street Journal"
+    assert whole_phrase("phrase coreference resolution", texts, STOPWORDS, label_term_ok) == \
+        "noun phrase coreference resolution"
+    # once, or after different words, or after a stopword: the term stands
+    assert whole_phrase("retrieval", ["dense retrieval", "sparse retrieval"], STOPWORDS, label_term_ok) == "retrieval"
+    assert whole_phrase("retrieval", ["of retrieval", "of retrieval"], STOPWORDS, label_term_ok) == "retrieval"
+    assert whole_phrase("retrieval", ["we improve retrieval"] * 2, STOPWORDS, lambda p: "improve" not in p) == \
+        "retrieval"
