@@ -70,20 +70,23 @@ def whole_phrase(term: str, texts: Sequence[str], stopwords: frozenset[str] | se
                  names_a_theme: Callable[[str], bool]) -> str:
     """A term that the texts never write alone, with the word that always comes before it ("street
     journal" -> "Wall Street Journal", "phrase coreference resolution" -> "noun phrase coreference
-    resolution"): at least two uses, each after the same word, that no stopword, and the longer
+    resolution"): used by two texts at least, each time after the same word, that no stopword, and the longer
     phrase still names a theme (``names_a_theme``: never "improve retrieval"); else the term."""
     words = term.split()
     if not words or len(words) > 3:
         return term
     before: list[str] = []
+    using = 0
     for text in texts:
+        found = len(before)
         for match in re.finditer(rf"(?:([A-Za-z][\w\-]*)\s+)?{re.escape(term)}\b", text, re.I):
             start = match.start(0)
             if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-_"):
                 continue  # inside a longer word
             before.append(match.group(1) or "")
-    if len(before) < 2:
-        return term
+        using += len(before) > found
+    if using < 2:
+        return term  # one paper's own phrase ("hierarchical translation-based ..."): no theme's
     firsts = Counter(word.lower() for word in before)
     word, count = firsts.most_common(1)[0]
     if count < len(before) or not word or word in stopwords or len(word) < 3 or not word.isalpha() or \

@@ -233,7 +233,7 @@ def test_a_term_never_written_alone_takes_the_word_before_it() -> None:
     from relatex.retrieval.communities import STOPWORDS
     from relatex.retrieval.label_forms import whole_phrase
 
-    texts = ["Parsing the Wall Street Journal with CCG. We parse the Wall Street Journal.",
+    texts = ["Parsing the Wall Street Journal with CCG.", "We parse the Wall Street Journal.",
              "Noun phrase coreference resolution as clustering.", "Conundrums in Noun Phrase Coreference Resolution"]
     assert whole_phrase("Street Journal", texts, STOPWORDS, label_term_ok) == "Wall Street Journal"
     assert whole_phrase("phrase coreference resolution", texts, STOPWORDS, label_term_ok) == \
@@ -243,3 +243,6 @@ def test_a_term_never_written_alone_takes_the_word_before_it() -> None:
     assert whole_phrase("retrieval", ["of retrieval", "of retrieval"], STOPWORDS, label_term_ok) == "retrieval"
     assert whole_phrase("retrieval", ["we improve retrieval"] * 2, STOPWORDS, lambda p: "improve" not in p) == \
         "retrieval"
+    # one paper's own phrase names no theme: only a phrase two papers use is taken whole
+    assert whole_phrase("recommendation", ["Hierarchical recommendation. We study hierarchical recommendation."],
+                        STOPWORDS, label_term_ok) == "recommendation"
