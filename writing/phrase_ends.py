@@ -16,7 +16,7 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "less", "much", "very", "most", "also", "not", "can", "may", "will", "based", "derived",
                        "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
                        "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
-                       "irrespective", "due", "according", "consisting", "composed", "comprised"})
+                       "irrespective", "due", "according", "consisting", "composed", "comprised", "first"})  # "is the first [to ...]"
 
 # nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]")
 IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast", "particular"})

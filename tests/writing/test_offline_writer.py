@@ -18,6 +18,7 @@ from relatex.writing.offline_writer import (
     CopyGuard,
     longest_copied_run,
 )
+from relatex.writing.phrase_ends import dangling_end
 from tests.writing.conftest import make_project, make_selection
 
 
@@ -75,6 +76,7 @@ def test_shorten_cuts_clauses_and_dangling_words() -> None:
     # an aside after a comma goes whole; "state of the art" is never cut after "state"
     assert shorten("an evaluation of state of the art query prediction algorithms, both post-retrieval and "
                    "pre-retrieval", 12) == "an evaluation of state of the art query prediction algorithms"
+    assert dangling_end("the resulting aligner is the first".split())  # "the first [to ...]": cut short
 
 
 def test_offline_section_cites_every_paper_once_in_layer_order(tmp_path: Path, records: list[PaperRecord]) -> None:
