@@ -18,8 +18,9 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
                        "irrespective", "due", "according", "consisting", "composed", "comprised", "first"})  # "is the first [to ...]"
 
-# nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]")
-IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast", "particular"})
+# nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]",
+# "by means [of]")
+IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast", "particular", "means"})
 
 
 def dangling_end(words: Sequence[str]) -> bool:
@@ -28,7 +29,7 @@ def dangling_end(words: Sequence[str]) -> bool:
         return False
     last = words[-1].lower().strip(",;:")
     if last in IDIOM_NOUNS:
-        return len(words) < 2 or words[-2].lower() in {"in", "with", "the", "a", "an"}
+        return len(words) < 2 or words[-2].lower() in {"in", "with", "the", "a", "an", "by"}  # "by means [of]"
     return _dangling(words[-1])
 
 

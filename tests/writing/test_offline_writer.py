@@ -77,6 +77,8 @@ def test_shorten_cuts_clauses_and_dangling_words() -> None:
     assert shorten("an evaluation of state of the art query prediction algorithms, both post-retrieval and "
                    "pre-retrieval", 12) == "an evaluation of state of the art query prediction algorithms"
     assert dangling_end("the resulting aligner is the first".split())  # "the first [to ...]": cut short
+    assert dangling_end("derive the rhetorical structures of texts by means".split())  # "by means [of]"
+    assert not dangling_end("a mixture of means".split())
 
 
 def test_offline_section_cites_every_paper_once_in_layer_order(tmp_path: Path, records: list[PaperRecord]) -> None:
