@@ -43,12 +43,13 @@ STOPWORDS = frozenset(
 )
 _WORD = re.compile(r"[a-z][a-z0-9\-]+")
 # phrases whose stopword holds them together: split, "part of speech" would leave "part" and "speech"
-_FIXED_PHRASES = re.compile(r"\b(?:parts? of speech|state of the art|out of vocabulary|sequence to sequence|end to end)\b")
+_FIXED_PHRASES = re.compile(
+    r"\b(?:parts? of speech|state of the art|out of vocabulary|sequence to sequence|end to end)\b")
 
 
 def terms_of(text: str) -> list[str]:
     """Lower-case unigrams and bigrams of a text, stopwords and short tokens removed."""
-    text = _FIXED_PHRASES.sub(lambda m: m.group(0).replace(" ", "-"), text.lower())  # "part of speech" is one term
+    text = _FIXED_PHRASES.sub(lambda m: m.group(0).replace(" ", "-"), text.lower())  # one term
     words = [w.strip("-") for w in _WORD.findall(text.replace("\u2010", "-").replace("\u2011", "-"))]
     kept = [len(w) > 2 and w not in STOPWORDS for w in words]
     unigrams = [w for w, keep in zip(words, kept, strict=True) if keep]

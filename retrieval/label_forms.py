@@ -70,8 +70,8 @@ def whole_phrase(term: str, texts: Sequence[str], stopwords: frozenset[str] | se
                  names_a_theme: Callable[[str], bool]) -> str:
     """A term that the texts never write alone, with the word that always comes before it ("street
     journal" -> "Wall Street Journal", "phrase coreference resolution" -> "noun phrase coreference
-    resolution"): used by two texts at least, each time after the same word, that no stopword, and the longer
-    phrase still names a theme (``names_a_theme``: never "improve retrieval"); else the term."""
+    resolution"): used by two texts at least, each time after the same word, that no stopword, and
+    the longer phrase still names a theme (``names_a_theme``: never "improve retrieval"); else the term."""
     words = term.split()
     if not words or len(words) > 3:
         return term
@@ -94,5 +94,5 @@ def whole_phrase(term: str, texts: Sequence[str], stopwords: frozenset[str] | se
         return term
     shown = Counter(w for w in before if w.lower() == word).most_common(1)[0][0]
     if term[:1].islower() and shown[1:].islower():
-        shown = shown.lower() if not term.split()[0][:1].isupper() else shown
+        shown = shown.lower()  # "noun phrase ..." as the term is; "Wall Street Journal" keeps its capitals
     return f"{shown} {term}"

@@ -48,9 +48,8 @@ GENERIC_LABEL_WORDS = frozenset(
 _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
     question questions parameter parameters feature features factor factors property properties relationship
     relationships network networks number numbers stage stages customers consumers participants people individuals
-    humans
-    part parts interest interests noun nouns sequence sequences dependency rank part-of-speech out-of-vocabulary
-    sequence-to-sequence""".split())
+    humans part parts interest interests noun nouns sequence sequences dependency rank part-of-speech
+    out-of-vocabulary sequence-to-sequence""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
@@ -351,8 +350,9 @@ def label_communities(
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
         weighted = _without_modifiers(weights.get(c, []), texts[c])
-        terms = tuple(count_noun_plural(as_written(whole_phrase(t, texts[c], STOPWORDS, _extended_term_ok), texts[c]), texts[c])
-                      for t in label_terms(weighted, titles, papers_terms, n_terms, spellings))
+        wholes = [whole_phrase(t, texts[c], STOPWORDS, _extended_term_ok)
+                  for t in label_terms(weighted, titles, papers_terms, n_terms, spellings)]
+        terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c]) for t in wholes)
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))
     return out

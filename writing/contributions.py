@@ -181,8 +181,8 @@ def plural_head(phrase: str) -> bool:
     return plural_looking_head(phrase)
 
 
-_COUNTED_MANY = re.compile(r"(?:two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|various)\s",
-                           re.I)
+_COUNTED_MANY = re.compile(
+    r"(?:two|three|four|five|six|seven|eight|nine|ten|several|many|multiple|various)\s", re.I)
 
 
 def plural_looking_head(phrase: str) -> bool:

@@ -93,8 +93,8 @@ _EVALUATION_OBJECTS = frozenset({"experiment", "experiments", "experimental", "e
                                  "number", "of", "initial", "preliminary", "systematic", "careful", "rigorous"})
 
 
-_COMPARATIVE = re.compile(r"\b(?:as\s+\w+\s+as|(?!rather\b|other\b)\w+er\s+than|(?:more|less)\s+\w+\s+than|better|outperforms?|"
-                          r"superior\s+to|state[- ]of[- ]the[- ]art)\b")
+_COMPARATIVE = re.compile(r"\b(?:as\s+\w+\s+as|(?!rather\b|other\b)\w+er\s+than|(?:more|less)\s+\w+\s+than|"
+                          r"better|outperforms?|superior\s+to|state[- ]of[- ]the[- ]art)\b")
 
 
 def evaluation_only(action: str) -> bool:
@@ -133,7 +133,7 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
     out: list[DraftAspect] = []
     sentences = sentences_of(text)
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
-        sentence = _PAREN_CITATION.sub("", sentence)  # "... based on the pairwise approach (Herbrich et al., 1999)"
+        sentence = _PAREN_CITATION.sub("", sentence)  # "... the pairwise approach (Herbrich et al., 1999)"
         if role == BACKGROUND or _CITES_OTHER_WORK.search(sentence):
             continue  # the field and its gaps ("relevance is an essential concept") or a cited work, not the draft's
         sentence = mask_inner_periods(sentence.strip()).rstrip(".")  # "e.g." ends no phrase

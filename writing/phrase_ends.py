@@ -16,11 +16,13 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "less", "much", "very", "most", "also", "not", "can", "may", "will", "based", "derived",
                        "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
                        "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
-                       "irrespective", "due", "according", "consisting", "composed", "comprised", "first"})  # "is the first [to ...]"
+                       "irrespective", "due", "according", "consisting", "composed", "comprised",
+                       "first"})  # "is the first [to ...]"
 
 # nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]",
 # "by means [of]")
-IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast", "particular", "means"})
+IDIOM_NOUNS = frozenset({"terms", "order", "relation", "respect", "addition", "contrast", "particular",
+                         "means"})
 
 
 def dangling_end(words: Sequence[str]) -> bool:
@@ -29,7 +31,7 @@ def dangling_end(words: Sequence[str]) -> bool:
         return False
     last = words[-1].lower().strip(",;:")
     if last in IDIOM_NOUNS:
-        return len(words) < 2 or words[-2].lower() in {"in", "with", "the", "a", "an", "by"}  # "by means [of]"
+        return len(words) < 2 or words[-2].lower() in {"in", "with", "the", "a", "an", "by"}  # "by means"
     return _dangling(words[-1])
 
 

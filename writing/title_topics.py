@@ -143,11 +143,12 @@ def _content_words(text: str) -> set[str]:
     return set(re.findall(r"[a-z0-9]+", text.lower())) - _NOT_CONTENT
 
 
-_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve fifteen twenty fifty
-    hundred thousand million first second third fourth fifth""".split())
+_NUMBER_WORDS = frozenset("""one two three four five six seven eight nine ten eleven twelve fifteen twenty
+    fifty hundred thousand million first second third fourth fifth""".split())
 # what a title says of its own kind or time ("Fifteen Years Later", "Lessons Learned"), not a topic
-_NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "ways", "lessons", "steps", "perspectives",
-                       "directions", "results", "experiments", "experiences", "insights", "challenges", "opportunities"})
+_NO_FOCUS = frozenset({"years", "decades", "months", "days", "weeks", "times", "ways", "lessons", "steps",
+                       "perspectives", "directions", "results", "experiments", "experiences", "insights",
+                       "challenges", "opportunities"})
 
 
 def names_a_span(phrase: str) -> bool:

@@ -8,7 +8,7 @@ import networkx as nx
 import numpy as np
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, detect_communities, terms_of, top_terms
-from relatex.retrieval.label_forms import count_noun_plural
+from relatex.retrieval.label_forms import count_noun_plural, whole_phrase
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.theme_labels import (
     GENERIC_LABEL_WORDS,
@@ -230,9 +230,6 @@ def test_authors_names_never_make_a_label() -> None:
 
 
 def test_a_term_never_written_alone_takes_the_word_before_it() -> None:
-    from relatex.retrieval.communities import STOPWORDS
-    from relatex.retrieval.label_forms import whole_phrase
-
     texts = ["Parsing the Wall Street Journal with CCG.", "We parse the Wall Street Journal.",
              "Noun phrase coreference resolution as clustering.", "Conundrums in Noun Phrase Coreference Resolution"]
     assert whole_phrase("Street Journal", texts, STOPWORDS, label_term_ok) == "Wall Street Journal"
