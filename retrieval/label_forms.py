@@ -7,6 +7,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from relatex.retrieval.communities import STOPWORDS
+
 
 def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank), or
@@ -66,8 +68,7 @@ def as_written(term: str, texts: Sequence[str]) -> str:
     return Counter(joined).most_common(1)[0][0] if joined and not spaced else term
 
 
-def whole_phrase(term: str, texts: Sequence[str], stopwords: frozenset[str] | set[str],
-                 names_a_theme: Callable[[str], bool]) -> str:
+def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str], bool]) -> str:
     """A term that the texts never write alone, with the word that always comes before it ("street
     journal" -> "Wall Street Journal", "phrase coreference resolution" -> "noun phrase coreference
     resolution"): used by two texts at least, each time after the same word, that no stopword, and
@@ -89,7 +90,7 @@ def whole_phrase(term: str, texts: Sequence[str], stopwords: frozenset[str] | se
         return term  # one paper's own phrase ("hierarchical translation-based ..."): no theme's
     firsts = Counter(word.lower() for word in before)
     word, count = firsts.most_common(1)[0]
-    if count < len(before) or not word or word in stopwords or len(word) < 3 or not word.isalpha() or \
+    if count < len(before) or not word or word in STOPWORDS or len(word) < 3 or not word.isalpha() or \
             not names_a_theme(f"{word} {term.lower()}"):
         return term
     shown = Counter(w for w in before if w.lower() == word).most_common(1)[0][0]

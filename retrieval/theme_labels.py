@@ -350,7 +350,7 @@ def label_communities(
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
         weighted = _without_modifiers(weights.get(c, []), texts[c])
-        wholes = [whole_phrase(t, texts[c], STOPWORDS, _extended_term_ok)
+        wholes = [whole_phrase(t, texts[c], _extended_term_ok)
                   for t in label_terms(weighted, titles, papers_terms, n_terms, spellings)]
         terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c]) for t in wholes)
         label = ", ".join(terms) if terms else f"theme {c + 1}"

@@ -232,14 +232,14 @@ def test_authors_names_never_make_a_label() -> None:
 def test_a_term_never_written_alone_takes_the_word_before_it() -> None:
     texts = ["Parsing the Wall Street Journal with CCG.", "We parse the Wall Street Journal.",
              "Noun phrase coreference resolution as clustering.", "Conundrums in Noun Phrase Coreference Resolution"]
-    assert whole_phrase("Street Journal", texts, STOPWORDS, label_term_ok) == "Wall Street Journal"
-    assert whole_phrase("phrase coreference resolution", texts, STOPWORDS, label_term_ok) == \
+    assert whole_phrase("Street Journal", texts, label_term_ok) == "Wall Street Journal"
+    assert whole_phrase("phrase coreference resolution", texts, label_term_ok) == \
         "noun phrase coreference resolution"
     # once, or after different words, or after a stopword: the term stands
-    assert whole_phrase("retrieval", ["dense retrieval", "sparse retrieval"], STOPWORDS, label_term_ok) == "retrieval"
-    assert whole_phrase("retrieval", ["of retrieval", "of retrieval"], STOPWORDS, label_term_ok) == "retrieval"
-    assert whole_phrase("retrieval", ["we improve retrieval"] * 2, STOPWORDS, lambda p: "improve" not in p) == \
+    assert whole_phrase("retrieval", ["dense retrieval", "sparse retrieval"], label_term_ok) == "retrieval"
+    assert whole_phrase("retrieval", ["of retrieval", "of retrieval"], label_term_ok) == "retrieval"
+    assert whole_phrase("retrieval", ["we improve retrieval"] * 2, lambda p: "improve" not in p) == \
         "retrieval"
     # one paper's own phrase names no theme: only a phrase two papers use is taken whole
     assert whole_phrase("recommendation", ["Hierarchical recommendation. We study hierarchical recommendation."],
-                        STOPWORDS, label_term_ok) == "recommendation"
+                        label_term_ok) == "recommendation"
