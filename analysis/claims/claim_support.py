@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Protocol
 
 from relatex.analysis.claims.evidence import Evidence, evidence_hash, has_body
+from relatex.analysis.claims.topic_claims import names_term, titles_name_topic, topic_terms
 from relatex.analysis.latex.project_model import Claim
 
 log = logging.getLogger(__name__)
@@ -207,6 +208,24 @@ def _judge_cached(
     return verdict
 
 
+def _title_topic_verdict(claim: str, evidence: Mapping[str, Sequence[Evidence]], judge: str,
+                         whole: bool = True) -> SupportVerdict | None:
+    """"supported" when ``claim`` only names a topic and the cited papers' titles name it
+    (:mod:`topic_claims`); ``whole=False`` asks only that each title name one of its terms. None
+    when the claim says more than a topic or a title does not name it."""
+    terms = topic_terms(claim)
+    titles = {key: next((e.sentence for e in items if e.source == "title"), "") for key, items in evidence.items()}
+    if not terms or not all(titles.values()):
+        return None
+    ok = titles_name_topic(terms, titles) if whole else all(
+        any(names_term(title, term) for term in terms) for title in titles.values())
+    if not ok:
+        return None
+    key, title = next(iter(titles.items()))
+    return SupportVerdict(SUPPORTED, 1.0, title, key, f"{judge}+titles",
+                          "the claim names only the papers' topic, and their titles name it")
+
+
 def check_claims(
     claims: Sequence[Claim],
     evidence_for_key: Callable[[str], Sequence[Evidence]],
@@ -244,10 +263,15 @@ def check_claims(
         keys = tuple(dict.fromkeys(k for k in claim.keys if k and k != "*"))
         joint = [item for key in keys if has_body(items := evidence_of(key)) for item in items]
         verdict = _judge_cached(judge, name, claim.text, joint, cache)
+        if not joint:  # only titles: enough for a claim that says no more than the papers' topic
+            verdict = _title_topic_verdict(claim.text, {key: evidence_of(key) for key in keys}, name) or verdict
         if len(keys) == 1:
             per_key = {keys[0]: verdict}
         else:
             per_key = {key: _judge_cached(judge, name, claim.text, evidence_of(key), cache) for key in keys}
+            per_key = {key: v if v.label != UNKNOWN else _title_topic_verdict(claim.text, {key: evidence_of(key)},
+                                                                               name, whole=False) or v
+                       for key, v in per_key.items()}
         without: dict[str, SupportVerdict] = {}
         if leave_one_out and len(keys) > 1 and verdict.label == SUPPORTED:
             for key in keys:

@@ -1,0 +1,106 @@
+"""Topic claims: sentences that only name what the cited papers are about are checked against titles
+when the papers have no abstract."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from relatex.analysis.claims.claim_support import SUPPORTED, UNKNOWN, check_claims
+from relatex.analysis.claims.evidence import Evidence, paper_evidence
+from relatex.analysis.claims.topic_claims import names_term, titles_name_topic, topic_terms
+from relatex.analysis.latex.project_model import Claim
+from tests.analysis.test_claim_support import KeywordJudge
+
+TITLES = {
+    "luo": "Coreference or Not: A Twin Model for Coreference Resolution",
+    "yang": "An Entity-Mention Model for Coreference Resolution with Inductive Logic Programming",
+    "collier": "An Experiment in Hybrid Dictionary and Statistical Sentence Alignment",
+    "sun": "Constructing of a Large-Scale Chinese-English Parallel Corpus",
+    "aswani": "A Hybrid Approach to Align Sentences and Words in English-Hindi Parallel Corpora",
+    "schmid": "Part-of-Speech Tagging With Neural Networks",
+}
+ABSTRACTS = {"tagger": "We present a fast tagger based on Markov models. It tags 10,000 tokens per second."}
+
+
+@pytest.mark.parametrize(("claim", "terms"), [
+    ("Other work on coreference resolution includes.", ("coreference resolution",)),
+    ("Research on pronoun resolution and machine learning forms a further strand.",
+     ("pronoun resolution", "machine learning")),
+    ("A second strand of research deals with word alignment.", ("word alignment",)),
+    ("Several studies address semantics.", ("semantics",)),
+    ("Work on statistical machine translation is also closely related.", ("statistical machine translation",)),
+    ("Another group of papers centres on transition-based dependency parsing.",
+     ("transition-based dependency parsing",)),
+    ("We begin with research on sentence alignment, parallel corpora and lexicons.",
+     ("sentence alignment", "parallel corpora", "lexicons")),
+])
+def test_topic_terms_reads_the_topic_of_a_topic_claim(claim: str, terms: tuple[str, ...]) -> None:
+    assert topic_terms(claim) == terms
+
+
+@pytest.mark.parametrize("claim", [
+    "Other work on parsing improves accuracy by 2 points.",  # says more than a topic
+    "Luo et al. show that coreference resolution benefits from ranking.",
+    "Other work on methods includes.",  # no content word: nothing to check
+    "Coreference resolution is hard.",
+])
+def test_claims_saying_more_than_a_topic_are_not_topic_claims(claim: str) -> None:
+    assert topic_terms(claim) == ()
+
+
+def test_a_title_names_a_term_by_its_stems_in_any_order_and_across_hyphens() -> None:
+    assert names_term(TITLES["schmid"], "neural network")
+    assert names_term("Introduction to the Bio-entity Recognition Task", "entity recognition")
+    assert names_term("Should we Translate Queries in Cross Language Information Retrieval?",
+                      "cross-language information retrieval")
+    assert names_term(TITLES["aswani"], "parallel corpus")  # corpora / corpus
+    assert not names_term(TITLES["schmid"], "word alignment")
+
+
+def test_titles_must_each_name_a_term_and_together_all_terms() -> None:
+    terms = ("sentence alignment", "parallel corpus")
+    assert titles_name_topic(terms, {k: TITLES[k] for k in ("collier", "sun", "aswani")})
+    assert not titles_name_topic(terms, {k: TITLES[k] for k in ("collier",)})  # "parallel corpus" unnamed
+    assert not titles_name_topic(terms, {k: TITLES[k] for k in ("collier", "schmid")})  # schmid names neither
+    assert not titles_name_topic((), {"luo": TITLES["luo"]})
+
+
+def _evidence(key: str) -> tuple[Evidence, ...]:
+    return paper_evidence(key, f"id:{key}", ABSTRACTS.get(key), title=TITLES.get(key, "A Fast Tagger"))
+
+
+def _claim(text: str, *keys: str) -> Claim:
+    return Claim(text, keys, Path("/d/main.tex"), 0, len(text), 0, 1)
+
+
+def test_check_claims_supports_a_topic_claim_from_titles_alone() -> None:
+    judge = KeywordJudge()
+    [result] = check_claims([_claim("Other work on coreference resolution includes.", "luo", "yang")],
+                            _evidence, judge)
+    assert result.verdict.label == SUPPORTED
+    assert result.verdict.evidence == TITLES["luo"] and result.verdict.evidence_paper == "luo"
+    assert {k: v.label for k, v in result.per_key.items()} == {"luo": SUPPORTED, "yang": SUPPORTED}
+    assert judge.calls == []  # no judge call on titles
+
+
+def test_titles_that_do_not_name_the_topic_leave_the_claim_unknown() -> None:
+    claims = [_claim("Other work on coreference resolution includes.", "schmid"),
+              _claim("Other work on sentence alignment and parallel corpus includes.", "collier", "sun", "schmid")]
+    results = check_claims(claims, _evidence, KeywordJudge())
+    assert [r.verdict.label for r in results] == [UNKNOWN, UNKNOWN]
+    assert {k: v.label for k, v in results[1].per_key.items()} == {
+        "collier": SUPPORTED, "sun": SUPPORTED, "schmid": UNKNOWN}  # each title judged on its own
+
+
+def test_a_claim_saying_more_than_its_topic_stays_unknown_on_titles() -> None:
+    [result] = check_claims([_claim("Luo et al. show that coreference resolution needs a twin model.", "luo")],
+                            _evidence, KeywordJudge())
+    assert result.verdict.label == UNKNOWN
+
+
+def test_papers_with_an_abstract_are_still_judged_by_the_judge() -> None:
+    judge = KeywordJudge()
+    [result] = check_claims([_claim("Other work on tagger includes.", "tagger", "luo")], _evidence, judge)
+    assert judge.calls and result.verdict.judge == "keyword/1"
