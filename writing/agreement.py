@@ -46,6 +46,6 @@ def singular_action(action: str) -> str:
     i = next((j for j, w in enumerate(words) if not w.lower().endswith("ly")), len(words))
     if i >= len(words) or words[i].lower() in MODALS:
         return action if i < len(words) else ""
-    if not re.fullmatch(r"[a-z][a-z\-]+", words[i]) or re.search(r"(?:ed|ing|s)$", words[i]):
-        return ""  # not a base verb: "we" of a plural verb only
+    if not re.fullmatch(r"[a-z][a-z\-]+", words[i]) or re.search(r"(?:ed|ing|(?<![su])s)$", words[i]):
+        return ""  # not a base verb ("address", "discuss" and "focus" are): "we" of a plural verb only
     return agree_singular(" ".join([*words[:i], third_person(words[i]), *words[i + 1:]]))
