@@ -11,6 +11,7 @@ import re
 
 from relatex.analysis.sentences import split_sentences
 from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.writing.broken_words import broken_word
 from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
@@ -163,6 +164,8 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
     for glued in _RUN_TOGETHER.finditer(text):  # text extracted from a PDF: "a system for identifythe relations"
         if glued.group(0).lower() not in _WORDS_ENDING_THE:
             return f"words run together ('{glued.group(0)}')"
+    if broken := broken_word(text):  # "a syntax-based statistical matranslation system"
+        return f"a word broken in the source ('{broken}')"
     if split := _SPLIT_WORD.search(text):  # "an algorithm for anaphora res- olution", "a tree-to tree model"
         return f"a word split apart ('{split.group(0)}')"
     if not _has_main_verb(text) and not verbs.intersection(w.lower() for w in text.split()):
