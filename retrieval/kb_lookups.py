@@ -86,9 +86,17 @@ class RecordLookups:
         with self._mutex:
             return self._records.vectors(ids)
 
-    def iter_records(self) -> Iterator[PaperRecord]:
-        """Every record, in id order (streamed in batches)."""
-        return self._records.iter_records()
+    def iter_records(self, batch: int = 1000) -> Iterator[PaperRecord]:
+        """Every record, in id order, streamed in batches; each batch is read under the knowledge
+        base's lock, so a reindex that closes it meanwhile ends the stream with an error."""
+        last = ""
+        while True:
+            with self._mutex:
+                rows = self._records.records_after(last, batch)
+            if not rows:
+                return
+            yield from (record for _, record in rows)
+            last = rows[-1][0]
 
     def lexical_text(self, record: PaperRecord) -> str:
         return lexical_text(record)

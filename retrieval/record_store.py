@@ -191,16 +191,15 @@ class RecordStore:
                 result[rid] = (h, th)
         return result
 
+    def records_after(self, last: str, limit: int) -> list[tuple[str, PaperRecord]]:
+        """Up to ``limit`` (id, record) pairs whose ids come after ``last``, in id order."""
+        rows = self.conn.execute("SELECT id, json FROM records WHERE id > ? ORDER BY id LIMIT ?", (last, limit))
+        return [(rid, record_from_json(text)) for rid, text in rows.fetchall()]
+
     def iter_records(self, batch: int = 1000) -> Iterator[PaperRecord]:
         last = ""
-        while True:
-            rows = self.conn.execute(
-                "SELECT id, json FROM records WHERE id > ? ORDER BY id LIMIT ?", (last, batch)
-            ).fetchall()
-            if not rows:
-                return
-            for _rid, text in rows:
-                yield record_from_json(text)
+        while rows := self.records_after(last, batch):
+            yield from (record for _, record in rows)
             last = rows[-1][0]
 
     def iter_texts(self, batch: int = 5000) -> Iterator[tuple[str, str]]:

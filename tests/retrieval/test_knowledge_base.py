@@ -208,3 +208,18 @@ def test_other_embedding_model_is_refused(tmp_path: Path) -> None:
 def test_read_only_open_of_a_missing_knowledge_base(tmp_path: Path) -> None:
     with pytest.raises(FileNotFoundError, match="relatex index"):
         KnowledgeBase.open(tmp_path / "none", read_only=True)
+
+
+def test_records_stream_in_batches_and_a_close_meanwhile_ends_the_stream(tmp_path: Path,
+                                                                        embedder: HashingEmbedder) -> None:
+    lib = write_library(tmp_path / "lib.bib", list(range(25)))
+    with KnowledgeBase.open(tmp_path / "kb", embedder=embedder) as kb:
+        kb.index(open_source(lib, name="lib"))
+        ids = [r.id for r in kb.iter_records(batch=4)]
+        assert ids == sorted(ids) and len(set(ids)) == 25
+    reader = KnowledgeBase.open(tmp_path / "kb", embedder=embedder, read_only=True)
+    stream = reader.iter_records(batch=4)
+    assert len([next(stream) for _ in range(4)]) == 4
+    reader.close()  # as a reindex closes the knowledge base a selection reads
+    with pytest.raises(Exception, match="closed"):
+        list(stream)
