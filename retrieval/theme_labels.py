@@ -130,6 +130,20 @@ def _extended_term_ok(phrase: str) -> bool:
     return label_term_ok(phrase) and phrase.split()[0] not in GENERIC_LABEL_WORDS
 
 
+def is_a_name(label: str) -> bool:
+    """Two words or more, each written capitalised inside the papers' sentences: a proper name."""
+    words = label.split()
+    return len(words) >= 2 and all(re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)*", w) for w in words)
+
+
+def _whole(term: str, texts: Sequence[str], spellings: Mapping[str, str]) -> str:
+    """The term with the word its texts always put before it (:func:`whole_phrase`), unless that word
+    is a name's ("Computational Natural Language Learning" is a venue: "natural language" stays)."""
+    whole = whole_phrase(term, texts, _extended_term_ok)
+    first = whole.split()[0].lower() if whole != term else ""
+    return term if first and spellings.get(first, first)[:1].isupper() else whole
+
+
 def _norm(word: str) -> str:
     """Spelling- and number-insensitive form for matching (summarisation ~ summarization, graphs ~ graph)."""
     word = word.lower().replace("isation", "ization").replace("ising", "izing").replace("our", "or")
@@ -219,6 +233,8 @@ def label_terms(
             context = _LabelContext(phrases, norm_weight, every_candidate, used, df, shared_by)
             label = _widened(term, words, weight, context) or term
         label = " ".join((surface or {}).get(w.lower(), w) for w in label.split())
+        if is_a_name(label):
+            continue  # "Wall Street Journal", "Canadian Hansards": a corpus or a venue, not a theme
         chosen.append(label)
         used |= {_stem(_norm(w)) for w in label.lower().split()}
         if len(chosen) == n:
@@ -350,8 +366,7 @@ def label_communities(
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
         weighted = _without_modifiers(weights.get(c, []), texts[c])
-        wholes = [whole_phrase(t, texts[c], _extended_term_ok)
-                  for t in label_terms(weighted, titles, papers_terms, n_terms, spellings)]
+        wholes = [_whole(t, texts[c], spellings) for t in label_terms(weighted, titles, papers_terms, n_terms, spellings)]
         terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c]) for t in wholes)
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))

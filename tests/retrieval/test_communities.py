@@ -243,3 +243,35 @@ def test_a_term_never_written_alone_takes_the_word_before_it() -> None:
     # one paper's own phrase names no theme: only a phrase two papers use is taken whole
     assert whole_phrase("recommendation", ["Hierarchical recommendation. We study hierarchical recommendation."],
                         label_term_ok) == "recommendation"
+
+
+def test_a_proper_name_is_no_theme_label() -> None:
+    from relatex.retrieval.theme_labels import is_a_name
+
+    assert is_a_name("Wall Street Journal") and is_a_name("Canadian Hansards")
+    assert not any(is_a_name(t) for t in ("Basilisk", "BiBr", "Chinese word segmentation", "Web search",
+                                          "Penn treebank", "MovieLens datasets"))
+    wsj = "Our experiments use the Wall Street Journal. Results on the Wall Street Journal are reported."
+    records = {
+        "a": PaperRecord(id="a", title="Statistical parsing with a lexicalised grammar",
+                         abstract="A statistical parser for English. " + wsj),
+        "b": PaperRecord(id="b", title="Deterministic dependency parsing of English text",
+                         abstract="Deterministic dependency parsing is fast. " + wsj),
+        "c": PaperRecord(id="c", title="Parsing English with a discriminative reranker",
+                         abstract="A discriminative reranker for statistical parsing. " + wsj),
+    }
+    [(label, terms)] = label_communities([["a", "b", "c"]], records)
+    assert terms and not any("journal" in t.lower() for t in terms), label
+
+
+def test_a_word_of_a_name_does_not_lengthen_a_label() -> None:
+    from relatex.retrieval.label_forms import usual_spellings
+    from relatex.retrieval.theme_labels import _whole
+
+    texts = ["Results of the Conference on Computational Natural Language Learning shared task.",
+             "We took part in the Computational Natural Language Learning shared task."]
+    assert whole_phrase("natural language", texts, label_term_ok) == "computational natural language"
+    assert _whole("natural language", texts, usual_spellings(texts)) == "natural language"
+    noun = ["Noun phrase coreference resolution as clustering.", "We study noun phrase coreference resolution."]
+    assert _whole("phrase coreference resolution", noun, usual_spellings(noun)) == \
+        "noun phrase coreference resolution"
