@@ -49,7 +49,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     question questions parameter parameters feature features factor factors property properties relationship
     relationships network networks number numbers stage stages customers consumers participants people individuals
     humans part parts interest interests noun nouns sequence sequences dependency rank part-of-speech
-    out-of-vocabulary sequence-to-sequence""".split())
+    out-of-vocabulary sequence-to-sequence program programs""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
@@ -136,12 +136,19 @@ def is_a_name(label: str) -> bool:
     return len(words) >= 2 and all(re.fullmatch(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)*", w) for w in words)
 
 
-def _whole(term: str, texts: Sequence[str], spellings: Mapping[str, str]) -> str:
-    """The term with the word its texts always put before it (:func:`whole_phrase`), unless that word
-    is a name's ("Computational Natural Language Learning" is a venue: "natural language" stays)."""
+def _whole(term: str, texts: Sequence[str], spellings: Mapping[str, str]) -> str | None:
+    """The term with the word its texts always put before it (:func:`whole_phrase`), that word
+    spelled as the papers spell it ("Chinese word segmentation"); None when both it and the term's
+    first word are capitalised inside sentences: the term is then a piece of a name ("Natural
+    Language" of "Computational Natural Language Learning", a venue)."""
     whole = whole_phrase(term, texts, _extended_term_ok)
-    first = whole.split()[0].lower() if whole != term else ""
-    return term if first and spellings.get(first, first)[:1].isupper() else whole
+    if whole == term:
+        return term
+    first, rest = whole.split()[0], whole.split()[1:]
+    shown = spellings.get(first.lower(), first)
+    if shown[:1].isupper() and spellings.get(rest[0].lower(), rest[0])[:1].isupper():
+        return None
+    return " ".join([shown, *rest])
 
 
 def _norm(word: str) -> str:
@@ -366,7 +373,8 @@ def label_communities(
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
         weighted = _without_modifiers(weights.get(c, []), texts[c])
-        wholes = [_whole(t, texts[c], spellings) for t in label_terms(weighted, titles, papers_terms, n_terms, spellings)]
+        chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)
+        wholes = [w for t in chosen if (w := _whole(t, texts[c], spellings))] or list(chosen)  # names' pieces go
         terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c]) for t in wholes)
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))

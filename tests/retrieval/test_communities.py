@@ -164,6 +164,7 @@ def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("related entity", ["We rank related entities for a query."]) == "related entities"
     assert count_noun_plural("language model", ["We train a language model on news."]) == "language models"
     assert count_noun_plural("matching model", ["an attention based neural matching model"]) == "matching models"
+    assert count_noun_plural("parser", ["A statistical parser for English."]) == "parsers"  # a kind of artefact
     for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
         assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept
 
@@ -271,7 +272,10 @@ def test_a_word_of_a_name_does_not_lengthen_a_label() -> None:
     texts = ["Results of the Conference on Computational Natural Language Learning shared task.",
              "We took part in the Computational Natural Language Learning shared task."]
     assert whole_phrase("natural language", texts, label_term_ok) == "computational natural language"
-    assert _whole("natural language", texts, usual_spellings(texts)) == "natural language"
+    assert _whole("natural language", texts, usual_spellings(texts)) is None  # a piece of a name
+    chinese = ["The Chinese word segmentation bakeoff.", "At the second Chinese word segmentation bakeoff."]
+    assert _whole("word segmentation bakeoff", chinese, usual_spellings(chinese)) == \
+        "Chinese word segmentation bakeoff"
     noun = ["Noun phrase coreference resolution as clustering.", "We study noun phrase coreference resolution."]
     assert _whole("phrase coreference resolution", noun, usual_spellings(noun)) == \
         "noun phrase coreference resolution"
