@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
@@ -57,21 +58,28 @@ class RecordReferences:
         return [found[i] for i in ids if i in found and i != record.id]
 
 
-_CITING_CACHE: dict[int, tuple[int, dict[str, list[str]]]] = {}
+_CITING_CACHE: weakref.WeakKeyDictionary[Any, tuple[int, dict[str, list[str]]]] = weakref.WeakKeyDictionary()
 
 
 def build_citing_index(kb: Any) -> dict[str, list[str]]:
     """Canonical reference -> ids of the records citing it, from one scan of the knowledge base.
 
-    Cached per knowledge base object and size, so a long-running server scans once.
+    Cached per knowledge base object and size, so a long-running server scans once; the entry goes
+    with the object (a closed knowledge base's index is neither kept nor handed to its successor).
     """
     size = len(kb)
-    cached = _CITING_CACHE.get(id(kb))
+    try:
+        cached = _CITING_CACHE.get(kb)
+    except TypeError:  # an object that takes no weak reference is not cached
+        cached = None
     if cached is not None and cached[0] == size:
         return cached[1]
     reverse: dict[str, list[str]] = {}
     for record in kb.iter_records():
         for ref in record.references:
             reverse.setdefault(ReferenceIndex.canonical(ref), []).append(record.id)
-    _CITING_CACHE[id(kb)] = (size, reverse)
+    try:
+        _CITING_CACHE[kb] = (size, reverse)
+    except TypeError:
+        pass
     return reverse
