@@ -49,7 +49,8 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     question questions parameter parameters feature features factor factors property properties relationship
     relationships network networks number numbers stage stages customers consumers participants people individuals
     humans part parts interest interests noun nouns sequence sequences dependency rank part-of-speech
-    out-of-vocabulary sequence-to-sequence program programs""".split())
+    out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum terascale
+    predicate-argument""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")

@@ -150,8 +150,9 @@ def test_label_term_rules() -> None:
                  "relationships", "networks", "reviews written", "rules given", "offline", "top", "stage", "parallel",
                  "additional features", "several factors", "customers", "discuss", "correct", "proposes", "products",
                  "translate", "provides", "develop", "part", "noun", "sequence", "dependency", "rank", "interest",
-                 "part-of-speech"):
+                 "part-of-speech", "programs", "tree", "test", "maximum", "terascale", "predicate-argument"):
         assert not label_term_ok(junk), junk
+    assert label_term_ok("tree kernels") and label_term_ok("maximum entropy") and label_term_ok("test collections")
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
         "Dense Passage Retrieval", "Passage Retrieval"]
