@@ -54,12 +54,14 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
-_NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs"})
+_NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs",
+                          "train", "trains"})  # "participants train": a verb
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
     italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 _NAMES_AS_MODIFIERS = _LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
     hessian laplacian euclidean markovian""".split())
+NAME_SPELLINGS = {w: " ".join(p.capitalize() for p in w.split()) for w in _NAMES_AS_MODIFIERS}  # "Chinese", "Markov"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -372,7 +374,7 @@ def label_communities(
     for c, members in enumerate(communities):
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
-        spellings = usual_spellings([records[i].abstract or "" for i in members if i in records])
+        spellings = {**NAME_SPELLINGS, **usual_spellings([records[i].abstract or "" for i in members if i in records])}
         weighted = _without_modifiers(weights.get(c, []), texts[c])
         chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)
         wholes = [w for t in chosen if (w := _whole(t, texts[c], spellings))] or list(chosen)  # names' pieces go

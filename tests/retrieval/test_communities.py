@@ -153,6 +153,15 @@ def test_label_term_rules() -> None:
                  "part-of-speech", "programs", "tree", "test", "maximum", "terascale", "predicate-argument"):
         assert not label_term_ok(junk), junk
     assert label_term_ok("tree kernels") and label_term_ok("maximum entropy") and label_term_ok("test collections")
+    assert not label_term_ok("participants train")  # a verb
+
+
+def test_languages_and_names_keep_their_capitals_without_abstracts() -> None:
+    records = {k: PaperRecord(id=k, title=t) for k, t in (
+        ("a", "Chinese part-of-speech tagging with CRFs"), ("b", "Chinese part-of-speech tagging for the bakeoff"),
+        ("c", "Joint Chinese part-of-speech tagging and word segmentation"))}
+    [(label, _)] = label_communities([["a", "b", "c"]], records)
+    assert label.startswith("Chinese part-of-speech tagging"), label
     assert is_adjective_like("scientific") and is_adjective_like("large-scale") and not is_adjective_like("retrieval")
     assert title_phrases("Dense Passage Retrieval for Open-Domain Question Answering")[:2] == [
         "Dense Passage Retrieval", "Passage Retrieval"]
