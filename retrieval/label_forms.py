@@ -97,3 +97,28 @@ def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str],
     if term[:1].islower() and shown[1:].islower():
         shown = shown.lower()  # "noun phrase ..." as the term is; "Wall Street Journal" keeps its capitals
     return f"{shown} {term}"
+
+
+def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str], bool]) -> str:
+    """A term that the texts never end a phrase on, with the word that always comes after it
+    ("statistical machine" -> "statistical machine translation", "base noun" -> "base noun phrases"):
+    used by two texts at least, each time before the same word, that no stopword, and the longer
+    phrase still names a theme; else the term."""
+    if not term.split() or len(term.split()) > 3:
+        return term
+    after: list[str] = []
+    using = 0
+    for text in texts:
+        found = len(after)
+        for match in re.finditer(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", text, re.I):
+            after.append(match.group(1) or "")
+        using += len(after) > found
+    if using < 2:
+        return term
+    def singular(word: str) -> str:
+        return word.lower()[:-1] if len(word) > 3 and word.lower().endswith("s") else word.lower()
+
+    word, count = Counter(singular(w) for w in after).most_common(1)[0]
+    if count < len(after) or not word or word in STOPWORDS or len(word) < 3 or not names_a_theme(f"{term} {word}"):
+        return term
+    return f"{term} {Counter(w for w in after if singular(w) == word).most_common(1)[0][0]}"

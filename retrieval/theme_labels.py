@@ -15,7 +15,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
-from relatex.retrieval.label_forms import as_written, count_noun_plural, usual_spellings, whole_phrase
+from relatex.retrieval.label_forms import (
+    as_written,
+    count_noun_plural,
+    followed_phrase,
+    usual_spellings,
+    whole_phrase,
+)
 from relatex.retrieval.records import PaperRecord
 
 # Words that make poor theme labels on their own: generic nouns, verbs and common adjectives. They may
@@ -52,10 +58,12 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum terascale
     predicate-argument""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
+                                 "same",
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs",
-                          "train", "trains"})  # "participants train": a verb
+                          "train", "trains", "said"} |  # "participants train": a verb
+                         {"vbd", "vbz", "vbn", "vbg", "vbp", "nnp", "nns", "nnps", "jjr", "jjs", "prp", "wdt"})  # tags
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
     italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
@@ -109,6 +117,8 @@ def label_term_ok(term: str) -> bool:
     words = term.split()
     if any(w in STOPWORDS or w in _NEVER_LABEL for w in words):
         return False
+    if any(a == b for a, b in zip(words, words[1:], strict=False)):
+        return False  # "protest protest"
     if words and words[-1] in _NAMES_AS_MODIFIERS:
         return False  # "english", "hidden markov", "international chinese": a modifier without its noun
     if all(w in GENERIC_LABEL_WORDS or w in _LANGUAGES for w in words):
@@ -146,7 +156,7 @@ def _whole(term: str, texts: Sequence[str], spellings: Mapping[str, str]) -> str
     Language" of "Computational Natural Language Learning", a venue)."""
     whole = whole_phrase(term, texts, _extended_term_ok)
     if whole == term:
-        return term
+        return followed_phrase(term, texts, label_term_ok)
     first, rest = whole.split()[0], whole.split()[1:]
     shown = spellings.get(first.lower(), first)
     if shown[:1].isupper() and spellings.get(rest[0].lower(), rest[0])[:1].isupper():

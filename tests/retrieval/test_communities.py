@@ -289,3 +289,22 @@ def test_a_word_of_a_name_does_not_lengthen_a_label() -> None:
     noun = ["Noun phrase coreference resolution as clustering.", "We study noun phrase coreference resolution."]
     assert _whole("phrase coreference resolution", noun, usual_spellings(noun)) == \
         "noun phrase coreference resolution"
+
+
+def test_a_term_never_ending_a_phrase_takes_the_word_after_it() -> None:
+    from relatex.retrieval.label_forms import followed_phrase
+
+    texts = ["We present a statistical machine translation system.", "Statistical machine translation with phrases."]
+    assert followed_phrase("statistical machine", texts, label_term_ok) == "statistical machine translation"
+    assert followed_phrase("base noun", ["A base noun phrase chunker.", "We find base noun phrases."],
+                           label_term_ok) == "base noun phrase"
+    # a term that ends a phrase somewhere, is followed by different words, or is used by one text stands
+    assert followed_phrase("machine translation", texts, label_term_ok) == "machine translation"
+    assert followed_phrase("unsupervised POS", ["unsupervised POS tagging", "unsupervised POS induction"],
+                           label_term_ok) == "unsupervised POS"
+    assert followed_phrase("retrieval", ["Dense retrieval models. Dense retrieval models."], label_term_ok) == \
+        "retrieval"
+
+
+def test_doubled_words_tags_and_sameness_are_no_label() -> None:
+    assert not any(label_term_ok(t) for t in ("protest protest", "said vbd", "same data", "participants train"))
