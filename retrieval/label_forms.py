@@ -119,6 +119,7 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
         return word.lower()[:-1] if len(word) > 3 and word.lower().endswith("s") else word.lower()
 
     word, count = Counter(singular(w) for w in after).most_common(1)[0]
-    if count < len(after) or not word or word in STOPWORDS or len(word) < 3 or not names_a_theme(f"{term} {word}"):
+    if count < len(after) or not word or word in STOPWORDS or len(word) < 3 \
+            or not names_a_theme(f"{term} {word}"):
         return term
     return f"{term} {Counter(w for w in after if singular(w) == word).most_common(1)[0][0]}"

@@ -193,7 +193,8 @@ class RecordStore:
 
     def records_after(self, last: str, limit: int) -> list[tuple[str, PaperRecord]]:
         """Up to ``limit`` (id, record) pairs whose ids come after ``last``, in id order."""
-        rows = self.conn.execute("SELECT id, json FROM records WHERE id > ? ORDER BY id LIMIT ?", (last, limit))
+        query = "SELECT id, json FROM records WHERE id > ? ORDER BY id LIMIT ?"
+        rows = self.conn.execute(query, (last, limit))
         return [(rid, record_from_json(text)) for rid, text in rows.fetchall()]
 
     def iter_records(self, batch: int = 1000) -> Iterator[PaperRecord]:

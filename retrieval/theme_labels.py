@@ -62,14 +62,14 @@ _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different"
                                  "existing", "previous", "novel", "certain", "particular", "specific"})
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs",
-                          "train", "trains", "said"} |  # "participants train": a verb
-                         {"vbd", "vbz", "vbn", "vbg", "vbp", "nnp", "nns", "nnps", "jjr", "jjs", "prp", "wdt"})  # tags
+                          "train", "trains", "said"} |  # "participants train": a verb; part-of-speech tags
+                         {"vbd", "vbz", "vbn", "vbg", "vbp", "nnp", "nns", "nnps", "jjr", "jjs", "wdt"})
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
     italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 _NAMES_AS_MODIFIERS = _LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
     hessian laplacian euclidean markovian""".split())
-NAME_SPELLINGS = {w: " ".join(p.capitalize() for p in w.split()) for w in _NAMES_AS_MODIFIERS}  # "Chinese", "Markov"
+NAME_SPELLINGS = {w: w.capitalize() for w in _NAMES_AS_MODIFIERS}  # "Chinese", "Markov"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -231,6 +231,7 @@ def label_terms(
         key = " ".join(_norm(w) for w in term.split())
         norm_weight[key] = max(norm_weight.get(key, 0.0), weight)
     phrases = _title_phrase_counts(titles)
+    said_in_titles = " ".join(titles).lower()
     normalised = [{" ".join(_norm(w) for w in t.split()) for t in terms} for terms in papers_terms]
 
     def df(term: str) -> int:
@@ -253,8 +254,8 @@ def label_terms(
             context = _LabelContext(phrases, norm_weight, every_candidate, used, df, shared_by)
             label = _widened(term, words, weight, context) or term
         label = " ".join((surface or {}).get(w.lower(), w) for w in label.split())
-        if is_a_name(label):
-            continue  # "Wall Street Journal", "Canadian Hansards": a corpus or a venue, not a theme
+        if is_a_name(label) or (re.fullmatch(r"[A-Z][a-z]+", label) and label.lower() not in said_in_titles):
+            continue  # "Wall Street Journal", "Canadian Hansards": a corpus or a venue; a name no title says
         chosen.append(label)
         used |= {_stem(_norm(w)) for w in label.lower().split()}
         if len(chosen) == n:
@@ -384,10 +385,11 @@ def label_communities(
     for c, members in enumerate(communities):
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
-        spellings = {**NAME_SPELLINGS, **usual_spellings([records[i].abstract or "" for i in members if i in records])}
+        abstracts = [records[i].abstract or "" for i in members if i in records]
+        spellings = {**NAME_SPELLINGS, **usual_spellings(abstracts)}
         weighted = _without_modifiers(weights.get(c, []), texts[c])
         chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)
-        wholes = [w for t in chosen if (w := _whole(t, texts[c], spellings))] or list(chosen)  # names' pieces go
+        wholes = [w for t in chosen if (w := _whole(t, texts[c], spellings))] or list(chosen)  # no name piece
         terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c]) for t in wholes)
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))

@@ -18,8 +18,8 @@ from functools import lru_cache
 from relatex.analysis.claims.claim_words import STOPWORDS, stem
 from relatex.analysis.claims.term_statistics import default_term_statistics
 
-_FUNCTION_HEADS = frozenset({"to", "of", "on", "and", "the", "for", "with", "by", "from", "into", "that", "this",
-                             "are", "we", "its"})
+_FUNCTION_HEADS = frozenset({"to", "of", "on", "and", "the", "for", "with", "by", "from", "into", "that",
+                             "this", "are", "we", "its"})
 # word beginnings of two or three letters that are not fragments: prefixes and short words
 _PREFIXES = frozenset("""is as at an or be in it if do go no so us me my he ad am id up ab ob un re co de
     bi tri di en em ex im ir il mo out mid pro neo geo bio eco ego uni sub pre non dis mis all any one two

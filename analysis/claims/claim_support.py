@@ -214,7 +214,8 @@ def _title_topic_verdict(claim: str, evidence: Mapping[str, Sequence[Evidence]],
     (:mod:`topic_claims`); ``whole=False`` asks only that each title name one of its terms. None
     when the claim says more than a topic or a title does not name it."""
     terms = topic_terms(claim)
-    titles = {key: next((e.sentence for e in items if e.source == "title"), "") for key, items in evidence.items()}
+    titles = {key: next((e.sentence for e in items if e.source == "title"), "")
+              for key, items in evidence.items()}
     if not terms or not all(titles.values()):
         return None
     ok = titles_name_topic(terms, titles) if whole else all(
@@ -264,13 +265,14 @@ def check_claims(
         joint = [item for key in keys if has_body(items := evidence_of(key)) for item in items]
         verdict = _judge_cached(judge, name, claim.text, joint, cache)
         if not joint:  # only titles: enough for a claim that says no more than the papers' topic
-            verdict = _title_topic_verdict(claim.text, {key: evidence_of(key) for key in keys}, name) or verdict
+            titled = {key: evidence_of(key) for key in keys}
+            verdict = _title_topic_verdict(claim.text, titled, name) or verdict
         if len(keys) == 1:
             per_key = {keys[0]: verdict}
         else:
             per_key = {key: _judge_cached(judge, name, claim.text, evidence_of(key), cache) for key in keys}
-            per_key = {key: v if v.label != UNKNOWN else _title_topic_verdict(claim.text, {key: evidence_of(key)},
-                                                                               name, whole=False) or v
+            per_key = {key: v if v.label != UNKNOWN else
+                       _title_topic_verdict(claim.text, {key: evidence_of(key)}, name, whole=False) or v
                        for key, v in per_key.items()}
         without: dict[str, SupportVerdict] = {}
         if leave_one_out and len(keys) > 1 and verdict.label == SUPPORTED:

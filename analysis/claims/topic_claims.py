@@ -16,18 +16,20 @@ from relatex.analysis.claims.claim_words import STOPWORDS, stem
 
 _TOPIC = r"(?P<topic>[^.;:!?]+?)"
 _VERB = r"(?:concerns?|deals?\s+with|address(?:es)?|centres?\s+on|centers?\s+on|focus(?:es)?\s+on)"
+_WORK_ON = r"(?:other|further|related|more|earlier|prior|previous|recent)?\s*(?:work|research|studies)\s+on"
+_RELATED = r"(?:includes?|(?:is|are)\s+also\s+(?:closely\s+)?related|forms?\s+a\s+further\s+strand)"
+_STRAND = (r"(?:an?\s+(?:first|second|third|fourth|further)\s+"
+           r"(?:line\s+of\s+(?:work|research)|strand\s+of\s+research)"
+           r"|another\s+(?:group\s+of\s+papers|line\s+of\s+work|strand\s+of\s+research)"
+           r"|several\s+(?:studies|papers|works))")
 FRAMES: tuple[re.Pattern[str], ...] = (
-    re.compile(rf"^(?:other|further|related|more|earlier|prior|previous|recent)?\s*(?:work|research|studies)\s+on\s+"
-               rf"{_TOPIC}\s+(?:includes?|(?:is|are)\s+also\s+(?:closely\s+)?related|forms?\s+a\s+further\s+strand)"
-               r"\s*\.?$", re.I),
-    re.compile(rf"^(?:an?\s+(?:first|second|third|fourth|further)\s+(?:line\s+of\s+(?:work|research)|strand\s+of\s+"
-               rf"research)|another\s+(?:group\s+of\s+papers|line\s+of\s+work|strand\s+of\s+research)|several\s+"
-               rf"(?:studies|papers|works))\s+{_VERB}\s+{_TOPIC}\s*\.?$", re.I),
+    re.compile(rf"^{_WORK_ON}\s+{_TOPIC}\s+{_RELATED}\s*\.?$", re.I),
+    re.compile(rf"^{_STRAND}\s+{_VERB}\s+{_TOPIC}\s*\.?$", re.I),
     re.compile(rf"^we\s+begin\s+with\s+(?:research|work)\s+on\s+{_TOPIC}\s*\.?$", re.I),
 )
 _TERM_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_IRREGULAR = {"corpora": "corpus", "data": "data", "analyses": "analysis", "indices": "index", "criteria": "criterion"}
+_IRREGULAR = {"corpora": "corpus", "analyses": "analysis", "indices": "index", "criteria": "criterion"}
 
 
 def topic_terms(claim: str) -> tuple[str, ...]:

@@ -30,7 +30,8 @@ ABSTRACTS = {"tagger": "We present a fast tagger based on Markov models. It tags
      ("pronoun resolution", "machine learning")),
     ("A second strand of research deals with word alignment.", ("word alignment",)),
     ("Several studies address semantics.", ("semantics",)),
-    ("Work on statistical machine translation is also closely related.", ("statistical machine translation",)),
+    ("Work on statistical machine translation is also closely related.",
+     ("statistical machine translation",)),
     ("Another group of papers centres on transition-based dependency parsing.",
      ("transition-based dependency parsing",)),
     ("We begin with research on sentence alignment, parallel corpora and lexicons.",
@@ -87,7 +88,8 @@ def test_check_claims_supports_a_topic_claim_from_titles_alone() -> None:
 
 def test_titles_that_do_not_name_the_topic_leave_the_claim_unknown() -> None:
     claims = [_claim("Other work on coreference resolution includes.", "schmid"),
-              _claim("Other work on sentence alignment and parallel corpus includes.", "collier", "sun", "schmid")]
+              _claim("Other work on sentence alignment and parallel corpus includes.",
+                     "collier", "sun", "schmid")]
     results = check_claims(claims, _evidence, KeywordJudge())
     assert [r.verdict.label for r in results] == [UNKNOWN, UNKNOWN]
     assert {k: v.label for k, v in results[1].per_key.items()} == {
@@ -95,8 +97,8 @@ def test_titles_that_do_not_name_the_topic_leave_the_claim_unknown() -> None:
 
 
 def test_a_claim_saying_more_than_its_topic_stays_unknown_on_titles() -> None:
-    [result] = check_claims([_claim("Luo et al. show that coreference resolution needs a twin model.", "luo")],
-                            _evidence, KeywordJudge())
+    claim = _claim("Luo et al. show that coreference resolution needs a twin model.", "luo")
+    [result] = check_claims([claim], _evidence, KeywordJudge())
     assert result.verdict.label == UNKNOWN
 
 

@@ -152,13 +152,14 @@ def test_label_term_rules() -> None:
                  "translate", "provides", "develop", "part", "noun", "sequence", "dependency", "rank", "interest",
                  "part-of-speech", "programs", "tree", "test", "maximum", "terascale", "predicate-argument"):
         assert not label_term_ok(junk), junk
-    assert label_term_ok("tree kernels") and label_term_ok("maximum entropy") and label_term_ok("test collections")
+    assert all(label_term_ok(t) for t in ("tree kernels", "maximum entropy", "test collections"))
     assert not label_term_ok("participants train")  # a verb
 
 
 def test_languages_and_names_keep_their_capitals_without_abstracts() -> None:
     records = {k: PaperRecord(id=k, title=t) for k, t in (
-        ("a", "Chinese part-of-speech tagging with CRFs"), ("b", "Chinese part-of-speech tagging for the bakeoff"),
+        ("a", "Chinese part-of-speech tagging with CRFs"),
+        ("b", "Chinese part-of-speech tagging for the bakeoff"),
         ("c", "Joint Chinese part-of-speech tagging and word segmentation"))}
     [(label, _)] = label_communities([["a", "b", "c"]], records)
     assert label.startswith("Chinese part-of-speech tagging"), label
@@ -174,7 +175,7 @@ def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("related entity", ["We rank related entities for a query."]) == "related entities"
     assert count_noun_plural("language model", ["We train a language model on news."]) == "language models"
     assert count_noun_plural("matching model", ["an attention based neural matching model"]) == "matching models"
-    assert count_noun_plural("parser", ["A statistical parser for English."]) == "parsers"  # a kind of artefact
+    assert count_noun_plural("parser", ["A statistical parser for English."]) == "parsers"  # an artefact
     for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
         assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept
 
@@ -286,7 +287,8 @@ def test_a_word_of_a_name_does_not_lengthen_a_label() -> None:
     chinese = ["The Chinese word segmentation bakeoff.", "At the second Chinese word segmentation bakeoff."]
     assert _whole("word segmentation bakeoff", chinese, usual_spellings(chinese)) == \
         "Chinese word segmentation bakeoff"
-    noun = ["Noun phrase coreference resolution as clustering.", "We study noun phrase coreference resolution."]
+    noun = ["Noun phrase coreference resolution as clustering.",
+            "We study noun phrase coreference resolution."]
     assert _whole("phrase coreference resolution", noun, usual_spellings(noun)) == \
         "noun phrase coreference resolution"
 
@@ -294,7 +296,8 @@ def test_a_word_of_a_name_does_not_lengthen_a_label() -> None:
 def test_a_term_never_ending_a_phrase_takes_the_word_after_it() -> None:
     from relatex.retrieval.label_forms import followed_phrase
 
-    texts = ["We present a statistical machine translation system.", "Statistical machine translation with phrases."]
+    texts = ["We present a statistical machine translation system.",
+             "Statistical machine translation with phrases."]
     assert followed_phrase("statistical machine", texts, label_term_ok) == "statistical machine translation"
     assert followed_phrase("base noun", ["A base noun phrase chunker.", "We find base noun phrases."],
                            label_term_ok) == "base noun phrase"
@@ -302,9 +305,21 @@ def test_a_term_never_ending_a_phrase_takes_the_word_after_it() -> None:
     assert followed_phrase("machine translation", texts, label_term_ok) == "machine translation"
     assert followed_phrase("unsupervised POS", ["unsupervised POS tagging", "unsupervised POS induction"],
                            label_term_ok) == "unsupervised POS"
-    assert followed_phrase("retrieval", ["Dense retrieval models. Dense retrieval models."], label_term_ok) == \
-        "retrieval"
+    one_text = ["Dense retrieval models. Dense retrieval models."]
+    assert followed_phrase("retrieval", one_text, label_term_ok) == "retrieval"
 
 
 def test_doubled_words_tags_and_sameness_are_no_label() -> None:
-    assert not any(label_term_ok(t) for t in ("protest protest", "said vbd", "same data", "participants train"))
+    junk = ("protest protest", "said vbd", "same data", "participants train")
+    assert not any(label_term_ok(t) for t in junk)
+
+
+def test_a_single_name_is_a_label_only_where_a_title_says_it() -> None:
+    from relatex.retrieval.theme_labels import label_terms
+
+    weighted = [("fairchild", 1.0), ("word sense disambiguation", 0.9)]
+    papers_terms = [{"fairchild", "word sense disambiguation"}] * 2
+    spellings = {"fairchild": "Fairchild"}
+    titles = ["Word sense disambiguation bounds", "Estimating upper bounds for word sense disambiguation"]
+    assert "Fairchild" not in label_terms(weighted, titles, papers_terms, 3, spellings)
+    assert "Fairchild" in label_terms(weighted, [*titles, "The Fairchild corpus"], papers_terms, 3, spellings)

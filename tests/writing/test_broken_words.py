@@ -8,8 +8,8 @@ from relatex.writing.broken_words import broken_word, is_broken
 from relatex.writing.sentence_checks import garbled_reason
 
 
-@pytest.mark.parametrize("word", ["matranslation", "toquestion", "theperformance", "wesuccessfully", "onstrained",
-                                  "toenhance", "andinference", "guistic"])
+@pytest.mark.parametrize("word", ["matranslation", "toquestion", "theperformance", "wesuccessfully",
+                                  "onstrained", "toenhance", "andinference", "guistic"])
 def test_glued_and_cut_words_are_broken(word: str) -> None:
     assert is_broken(word)
 
@@ -22,12 +22,13 @@ def test_real_words_prefixed_words_and_compounds_are_not(word: str) -> None:
 
 
 def test_broken_word_finds_the_first_in_a_sentence_and_skips_commands_and_hyphenated_words() -> None:
-    assert broken_word("a syntax-based statistical matranslation system for toquestion answering") == "matranslation"
+    text = "a syntax-based statistical matranslation system for toquestion answering"
+    assert broken_word(text) == "matranslation"
     assert broken_word("a well-known syntax-based parser") == ""
     assert broken_word("see \\toquestion{x}") == ""  # a LaTeX command is not a word of the prose
 
 
 def test_a_sentence_with_a_broken_word_is_garbled() -> None:
-    reason = garbled_reason("\\citet{ding2005machine} develop a syntax-based statistical matranslation system.")
+    reason = garbled_reason("\\citet{ding2005machine} develop a statistical matranslation system.")
     assert "matranslation" in reason
-    assert garbled_reason("\\citet{ding2005machine} develop a syntax-based statistical translation system.") == ""
+    assert garbled_reason("\\citet{ding2005machine} develop a syntax-based statistical system.") == ""
