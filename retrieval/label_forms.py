@@ -115,6 +115,7 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
         using += len(after) > found
     if using < 2:
         return term
+
     def singular(word: str) -> str:
         return word.lower()[:-1] if len(word) > 3 and word.lower().endswith("s") else word.lower()
 

@@ -58,8 +58,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum terascale
     predicate-argument""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
-                                 "same",
-                                 "existing", "previous", "novel", "certain", "particular", "specific"})
+                                 "existing", "previous", "novel", "certain", "particular", "specific", "same"})
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs",
                           "train", "trains", "said"} |  # "participants train": a verb; part-of-speech tags
@@ -69,7 +68,7 @@ _LANGUAGES = frozenset("""english chinese arabic german french spanish japanese 
     italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 _NAMES_AS_MODIFIERS = _LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
     hessian laplacian euclidean markovian""".split())
-NAME_SPELLINGS = {w: w.capitalize() for w in _NAMES_AS_MODIFIERS}  # "Chinese", "Markov"
+_NAME_SPELLINGS = {w: w.capitalize() for w in _NAMES_AS_MODIFIERS}  # "Chinese", "Markov"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -386,7 +385,7 @@ def label_communities(
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         abstracts = [records[i].abstract or "" for i in members if i in records]
-        spellings = {**NAME_SPELLINGS, **usual_spellings(abstracts)}
+        spellings = {**_NAME_SPELLINGS, **usual_spellings(abstracts)}
         weighted = _without_modifiers(weights.get(c, []), texts[c])
         chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)
         wholes = [w for t in chosen if (w := _whole(t, texts[c], spellings))] or list(chosen)  # no name piece
