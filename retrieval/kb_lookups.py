@@ -89,14 +89,7 @@ class RecordLookups:
     def iter_records(self, batch: int = 1000) -> Iterator[PaperRecord]:
         """Every record, in id order, streamed in batches; each batch is read under the knowledge
         base's lock, so a reindex that closes it meanwhile ends the stream with an error."""
-        last = ""
-        while True:
-            with self._mutex:
-                rows = self._records.records_after(last, batch)
-            if not rows:
-                return
-            yield from (record for _, record in rows)
-            last = rows[-1][0]
+        return self._records.iter_records(batch, self._mutex)
 
     def lexical_text(self, record: PaperRecord) -> str:
         return lexical_text(record)

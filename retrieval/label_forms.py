@@ -68,6 +68,22 @@ def as_written(term: str, texts: Sequence[str]) -> str:
     return Counter(joined).most_common(1)[0][0] if joined and not spaced else term
 
 
+def _adjacent_words(pattern: str, texts: Sequence[str]) -> tuple[list[str], int]:
+    """The word ``pattern``'s group 1 finds beside a term at each of its matches in ``texts`` ("" where
+    there is none; a match inside a longer word does not count), and how many texts match."""
+    words: list[str] = []
+    using = 0
+    for text in texts:
+        found = len(words)
+        for match in re.finditer(pattern, text, re.I):
+            start = match.start(0)
+            if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-_"):
+                continue  # inside a longer word
+            words.append(match.group(1) or "")
+        using += len(words) > found
+    return words, using
+
+
 def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str], bool]) -> str:
     """A term that the texts never write alone, with the word that always comes before it ("street
     journal" -> "Wall Street Journal", "phrase coreference resolution" -> "noun phrase coreference
@@ -76,16 +92,7 @@ def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str],
     words = term.split()
     if not words or len(words) > 3:
         return term
-    before: list[str] = []
-    using = 0
-    for text in texts:
-        found = len(before)
-        for match in re.finditer(rf"(?:([A-Za-z][\w\-]*)\s+)?{re.escape(term)}\b", text, re.I):
-            start = match.start(0)
-            if start > 0 and (text[start - 1].isalnum() or text[start - 1] in "-_"):
-                continue  # inside a longer word
-            before.append(match.group(1) or "")
-        using += len(before) > found
+    before, using = _adjacent_words(rf"(?:([A-Za-z][\w\-]*)\s+)?{re.escape(term)}\b", texts)
     if using < 2:
         return term  # one paper's own phrase ("hierarchical translation-based ..."): no theme's
     firsts = Counter(word.lower() for word in before)
@@ -106,13 +113,7 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
     phrase still names a theme; else the term."""
     if not term.split() or len(term.split()) > 3:
         return term
-    after: list[str] = []
-    using = 0
-    for text in texts:
-        found = len(after)
-        for match in re.finditer(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", text, re.I):
-            after.append(match.group(1) or "")
-        using += len(after) > found
+    after, using = _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)
     if using < 2:
         return term
 

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -197,9 +197,15 @@ class RecordStore:
         rows = self.conn.execute(query, (last, limit))
         return [(rid, record_from_json(text)) for rid, text in rows.fetchall()]
 
-    def iter_records(self, batch: int = 1000) -> Iterator[PaperRecord]:
+    def iter_records(self, batch: int = 1000,
+                     lock: AbstractContextManager[Any] | None = None) -> Iterator[PaperRecord]:
+        """Every record in id order, ``batch`` at a time, each batch read under ``lock`` when given."""
         last = ""
-        while rows := self.records_after(last, batch):
+        while True:
+            with lock or nullcontext():
+                rows = self.records_after(last, batch)
+            if not rows:
+                return
             yield from (record for _, record in rows)
             last = rows[-1][0]
 

@@ -41,8 +41,8 @@ def is_broken(word: str) -> bool:
         head, tail = word[:i], word[i:]
         if len(stem(tail)) < 5 or not _known(tail):
             continue
-        if head in _FUNCTION_HEADS or (len(head) <= 3 and head not in _PREFIXES and not (len(head) == 3
-                                                                                       and _known(head))):
+        fragment = len(head) <= 3 and head not in _PREFIXES and not (len(head) == 3 and _known(head))
+        if head in _FUNCTION_HEADS or fragment:
             return True
     return False
 
