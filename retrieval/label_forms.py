@@ -9,6 +9,22 @@ from collections.abc import Callable, Sequence
 
 from relatex.retrieval.communities import STOPWORDS
 
+# names and proper adjectives that keep their capital wherever they stand ("Wikipedia", "Markov")
+PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
+    jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google amazon
+    reddit english chinese arabic german french spanish japanese hindi european african american siamese
+    india china japan korea africa europe america germany france spain italy brazil canada australia korean russian
+    czech dutch italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
+
+_TAGGED = re.compile(r"(?:(?<=[\s\[])|^)[^\s\[\]/]+/[A-Z$][A-Z$0-9]{1,4}(?:/[A-Z$][A-Z$0-9]{1,4})*(?=[\s\]]|$)")
+
+
+def untagged(text: str) -> str:
+    """The text without its words that carry a part-of-speech tag ("was/BEDZ", "company/NN"),
+    where it holds a tagged example (three tagged words or more): an example is not the paper's
+    own words, and its tags are no terms."""
+    return _TAGGED.sub("", text) if len(_TAGGED.findall(text)) >= 3 else text
+
 
 def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank), or

@@ -16,9 +16,11 @@ from dataclasses import dataclass
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
+    PROPER_WORDS,
     as_written,
     count_noun_plural,
     followed_phrase,
+    untagged,
     usual_spellings,
     whole_phrase,
 )
@@ -68,7 +70,7 @@ _LANGUAGES = frozenset("""english chinese arabic german french spanish japanese 
     italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 _NAMES_AS_MODIFIERS = _LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
     hessian laplacian euclidean markovian""".split())
-_NAME_SPELLINGS = {w: w.capitalize() for w in _NAMES_AS_MODIFIERS}  # "Chinese", "Markov"
+_NAME_SPELLINGS = {w: w.capitalize() for w in _NAMES_AS_MODIFIERS | PROPER_WORDS}  # "Chinese", "Wikipedia"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -253,8 +255,9 @@ def label_terms(
             context = _LabelContext(phrases, norm_weight, every_candidate, used, df, shared_by)
             label = _widened(term, words, weight, context) or term
         label = " ".join((surface or {}).get(w.lower(), w) for w in label.split())
-        if is_a_name(label) or (re.fullmatch(r"[A-Z][a-z]+", label) and label.lower() not in said_in_titles):
-            continue  # "Wall Street Journal", "Canadian Hansards": a corpus or a venue; a name no title says
+        if is_a_name(label) or (re.fullmatch(r"[A-Z][a-z]+|[A-Z][A-Z0-9]{2,}", label)
+                                and label.lower() not in said_in_titles):
+            continue  # "Wall Street Journal", "Canadian Hansards": a corpus or a venue; a name or tag no title says
         chosen.append(label)
         used |= {_stem(_norm(w)) for w in label.lower().split()}
         if len(chosen) == n:
@@ -374,7 +377,7 @@ def label_communities(
     the noun phrases of its titles where possible; never a term made only of authors' names
     ("hermann ney": abstracts taken from PDFs may begin with their authors)."""
     texts = {
-        c: [records[i].embedding_text() for i in members if i in records]
+        c: [untagged(records[i].embedding_text()) for i in members if i in records]
         for c, members in enumerate(communities)
     }
     names = {w.lower() for r in records.values() for a in r.authors for w in re.findall(r"[^\W\d_]{2,}", a)}

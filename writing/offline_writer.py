@@ -133,7 +133,7 @@ def _paper_sentence(
     if not contribution.phrase:
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
-        topic, work = title_subject(brief.record.title)
+        topic, work = title_subject(brief.record.title, brief.record.abstract or "")
         if topic:
             templates = TITLE_WORK if work else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
@@ -172,7 +172,7 @@ def _title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[st
     who propose PageRank" says one thing twice). ("", True) where not."""
     if not leaves_out_title(contribution.phrase, brief.record.title):
         return "", True
-    subject, work = title_subject(brief.record.title)
+    subject, work = title_subject(brief.record.title, brief.record.abstract or "")
     title = " ".join(brief.record.title.split()).rstrip(".")
     if not subject and re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title):
         subject, work = lowered(title), False  # a gerund phrase: "Extending average precision to ..."

@@ -101,6 +101,12 @@ _SIZES = "large|small|growing|vast|huge|substantial|considerable|big|sizable|sig
 _RELATIVE_CLAUSE = re.compile(r"\b(?:which|who|whose)\b[^,;]*")
 
 
+# a verb after a comma with an object and nothing else, where a name or "which" was lost ("presents
+# a new program, aligns texts"); a plural noun is followed by a preposition ("categories, sets of ...")
+_LOST_SUBJECT = re.compile(r",\s+(?!(?:and|or|but|as|thus|plus|its|this|his|has|was|is|does|us)\b)[a-z]{2,}[^s\W]s\s+"
+                           r"(?!(?:of|for|in|on|to|with|by|from|at|as)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}\s*\.?$")
+
+
 def _has_main_verb(text: str) -> bool:
     words = re.findall(r"[A-Za-z][A-Za-z-]*", text)
     return has_finite_verb(text) or any(w.lower() in _TEMPLATE_VERBS for w in words[1:])
@@ -182,6 +188,9 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return f"ends on '{words[-1]}'"
     if _open_relative(text):
         return "a relative clause without its verb"
+    lost = _LOST_SUBJECT.search(text)
+    if lost and not re.search(r"\b(?:and|or)\b", lost.group(0)) and _has_main_verb(text[:lost.start()]):
+        return "a verb after a comma without its subject"
     reason = _cut_complement(sentence, text, last, before)
     if reason:
         return reason

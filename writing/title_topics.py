@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from relatex.retrieval.label_forms import PROPER_WORDS
 from relatex.writing.contributions import FINITE_FORM, has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
@@ -213,34 +214,45 @@ _RELATIONAL_HEAD = re.compile(r"(?:role|impact|effect|influence|importance|value
                               r"detection|determination|extraction|generation|selection|estimation|prediction|"
                               r"classification|development)(?:\s+and\s+[a-z]+)?\s+of\b")
 _FIGURATIVE_HEADS = frozenset({"tale", "story", "look", "note", "notes", "journey", "lessons", "glimpse", "case"})
-# names and proper adjectives that keep their capital in a lower-cased title
-_PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
-    jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google amazon
-    reddit english chinese arabic german french spanish japanese hindi european african american siamese
-    india china japan korea africa europe america germany france spain italy brazil canada australia korean russian
-    czech dutch italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 
 
 def _proper(word: str) -> bool:
     """A capitalised name or proper adjective, alone or in a compound ("Arabic-English")."""
     parts = re.sub(r"'s$", "", word.lower().rstrip(",;")).split("-")
-    return word[:1].isupper() and any(part in _PROPER_WORDS for part in parts)
+    return word[:1].isupper() and any(part in PROPER_WORDS for part in parts)
 
 
 # a title naming an event or a report is presented, not studied ("present the SIGIR 2016 workshop on ...")
 _EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "track", "proceedings", "keynote"})
 
 
-def title_subject(title: str) -> tuple[str, bool]:
+def _names_owned(topic: str, abstract: str) -> str:
+    """``topic`` with each possessive its paper's abstract writes as a name restored ("Stanford's
+    multi-pass sieve ..."): capitalised inside a sentence there, and never in lower case."""
+    def restored(match: re.Match[str]) -> str:
+        word = match.group(1)
+        inside = re.findall(rf"(?<![.!?:]\s)(?<!^)\b{word}\b", abstract, re.I | re.M)
+        named = inside and all(w[:1].isupper() for w in re.findall(rf"\b{word}\b", abstract, re.I))
+        return (word.capitalize() if named else word) + match.group(2)
+    return re.sub(r"\b([a-z][a-z-]+)(['\u2019]s)\b", restored, topic) if abstract else topic
+
+
+def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
     """A paper's title as a noun phrase, and whether it names a work (a paper presents it) rather
-    than a subject (a paper studies it); ("", False) when the title reads as neither."""
-    topic = paper_topic(" ".join(title.split()).rstrip("."))
+    than a subject (a paper studies it); ("", False) when the title reads as neither. A possessive
+    is spelled as the paper's ``abstract`` spells it (:func:`_names_owned`)."""
+    topic = _names_owned(paper_topic(" ".join(title.split()).rstrip(".")), abstract)
     if not topic or re.search(r"\s[A-Za-z]$", topic):
         return "", False  # a title cut short in its record ("... via bootstrapping and E")
     kind = names_a_study(topic)  # "(the) analysis of X" is a work; "sentiment analysis" is not
     if kind and topic.lower().startswith("the "):
         topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."
-    work = bool(re.match(r"(?:a|an)\s", topic)) or head_word(topic).lower() in _EVENT_OR_REPORT or kind
-    if work and not re.match(r"(?:a|an|the)\s", topic, re.I):
-        topic = with_article(topic)  # "an overview of the TREC 2019 deep learning track"
+    head = head_word(topic).lower()
+    shared_task = head == "task" and bool(re.search(r"\bshared\s+task\b", topic, re.I))  # a subject, named
+    work = bool(re.match(r"(?:a|an)\s", topic)) or head in _EVENT_OR_REPORT or kind
+    first = topic.split()[0]
+    if (work or shared_task) and not re.match(r"(?:a|an|the)\s", topic, re.I) and not re.search(r"['\u2019]s$", first):
+        named = (shared_task or head in _EVENT_OR_REPORT) and (keeps_case(first) or first[:1].isdigit() or _proper(first))
+        if named or work:  # "the CoNLL-X shared task on ...", "the SIGIR 2016 workshop", "an overview of ..."
+            topic = f"the {topic}" if named else with_article(topic)
     return topic, bool(work)

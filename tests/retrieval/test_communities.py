@@ -323,3 +323,31 @@ def test_a_single_name_is_a_label_only_where_a_title_says_it() -> None:
     titles = ["Word sense disambiguation bounds", "Estimating upper bounds for word sense disambiguation"]
     assert "Fairchild" not in label_terms(weighted, titles, papers_terms, 3, spellings)
     assert "Fairchild" in label_terms(weighted, [*titles, "The Fairchild corpus"], papers_terms, 3, spellings)
+
+
+def test_an_acronym_or_tag_no_title_says_is_no_label() -> None:
+    from relatex.retrieval.theme_labels import label_terms
+
+    weighted = [("bedz", 1.0), ("word sense disambiguation", 0.9)]
+    papers_terms = [{"bedz", "word sense disambiguation"}] * 2
+    titles = ["Word sense disambiguation bounds", "Estimating upper bounds for word sense disambiguation"]
+    assert "BEDZ" not in label_terms(weighted, titles, papers_terms, 3, {"bedz": "BEDZ"})
+    assert "BEDZ" in label_terms(weighted, [*titles, "BEDZ tags"], papers_terms, 3, {"bedz": "BEDZ"})
+
+
+def test_words_of_a_tagged_example_make_no_label_terms() -> None:
+    from relatex.retrieval.label_forms import untagged
+
+    tagged = "A tagger. [The/AT principal/JJ figure/NN] in/IN [Trans-world/NP/NP] was/BEDZ [a/AT company/NN]"
+    assert "company" not in untagged(tagged) and "BEDZ" not in untagged(tagged) and "A tagger." in untagged(tagged)
+    assert untagged("TCP/IP and A/B testing") == "TCP/IP and A/B testing"  # no tagged example
+
+
+def test_a_known_name_is_capitalised_in_a_label() -> None:
+    records = {pid: PaperRecord(id=pid, title=t, abstract=a) for pid, t, a in [
+        ("a", "Lexical simplification from wikipedia edits", "We mine wikipedia edit histories for simplification."),
+        ("b", "Sentence simplification with wikipedia", "Aligned wikipedia sentences for simplification."),
+        ("c", "Learning to simplify with wikipedia", "Simplification models trained on wikipedia."),
+    ]}
+    [(label, terms)] = label_communities([["a", "b", "c"]], records)
+    assert "wikipedia" not in label, label

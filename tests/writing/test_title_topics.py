@@ -68,3 +68,21 @@ def test_the_kind_of_a_paper_is_not_its_subject() -> None:
     assert title_subject("Conversational Search: A Perspective Paper") == ("conversational search", False)
     assert title_subject("Perspective Paper") == ("", False)
     assert title_subject("Report on the SIGIR Workshop")[0] == "a report on the SIGIR workshop"
+
+
+def test_a_named_shared_task_or_workshop_takes_the_definite_article() -> None:
+    assert title_subject("CoNLL-X Shared Task On Multilingual Dependency Parsing") == \
+        ("the CoNLL-X shared task on multilingual dependency parsing", False)
+    assert title_subject("SIGIR 2016 Workshop on Neural Information Retrieval") == \
+        ("the SIGIR 2016 workshop on neural information retrieval", True)
+    assert title_subject("Neural IR Workshop Report") == ("a neural IR workshop report", True)
+    assert title_subject("Shared Task on Paraphrase") == ("shared task on paraphrase", False)
+
+
+def test_a_possessive_keeps_the_capital_its_abstract_gives_it() -> None:
+    title = "Stanford's Multi-Pass Sieve Coreference Resolution System at the CoNLL-2011 Shared Task"
+    named = "This paper details the coreference resolution system submitted by Stanford at the shared task."
+    assert title_subject(title, named)[0].startswith("Stanford's multi-pass sieve")
+    assert title_subject(title)[0].startswith("stanford's")  # no abstract to show the name: lower case
+    assert title_subject("The Annotator's Dilemma", "We ask what an annotator does.")[0] == "the annotator's dilemma"
+    assert title_subject(title, "Stanford built it. The stanford system.")[0].startswith("stanford's")
