@@ -257,7 +257,7 @@ def label_terms(
         label = " ".join((surface or {}).get(w.lower(), w) for w in label.split())
         if is_a_name(label) or (re.fullmatch(r"[A-Z][a-z]+|[A-Z][A-Z0-9]{2,}", label)
                                 and label.lower() not in said_in_titles):
-            continue  # "Wall Street Journal", "Canadian Hansards": a corpus or a venue; a name or tag no title says
+            continue  # "Wall Street Journal", "Canadian Hansards", "BEDZ": a corpus, venue, tag no title says
         chosen.append(label)
         used |= {_stem(_norm(w)) for w in label.lower().split()}
         if len(chosen) == n:

@@ -103,8 +103,9 @@ _RELATIVE_CLAUSE = re.compile(r"\b(?:which|who|whose)\b[^,;]*")
 
 # a verb after a comma with an object and nothing else, where a name or "which" was lost ("presents
 # a new program, aligns texts"); a plural noun is followed by a preposition ("categories, sets of ...")
-_LOST_SUBJECT = re.compile(r",\s+(?!(?:and|or|but|as|thus|plus|its|this|his|has|was|is|does|us)\b)[a-z]{2,}[^s\W]s\s+"
-                           r"(?!(?:of|for|in|on|to|with|by|from|at|as)\b)[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}\s*\.?$")
+_LOST_SUBJECT = re.compile(r",\s+(?!(?:and|or|but|as|thus|plus|its|this|his|has|was|is|does|us)\b)"
+                           r"[a-z]{2,}[^s\W]s\s+(?!(?:of|for|in|on|to|with|by|from|at|as)\b)"
+                           r"[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}\s*\.?$")
 
 
 def _has_main_verb(text: str) -> bool:

@@ -251,8 +251,10 @@ def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
     shared_task = head == "task" and bool(re.search(r"\bshared\s+task\b", topic, re.I))  # a subject, named
     work = bool(re.match(r"(?:a|an)\s", topic)) or head in _EVENT_OR_REPORT or kind
     first = topic.split()[0]
-    if (work or shared_task) and not re.match(r"(?:a|an|the)\s", topic, re.I) and not re.search(r"['\u2019]s$", first):
-        named = (shared_task or head in _EVENT_OR_REPORT) and (keeps_case(first) or first[:1].isdigit() or _proper(first))
+    owned = re.search(r"['\u2019]s$", first)  # "Stanford's ... system": the possessive is its determiner
+    if (work or shared_task) and not re.match(r"(?:a|an|the)\s", topic, re.I) and not owned:
+        event = shared_task or head in _EVENT_OR_REPORT
+        named = event and (keeps_case(first) or first[:1].isdigit() or _proper(first))
         if named or work:  # "the CoNLL-X shared task on ...", "the SIGIR 2016 workshop", "an overview of ..."
             topic = f"the {topic}" if named else with_article(topic)
     return topic, bool(work)

@@ -339,13 +339,14 @@ def test_words_of_a_tagged_example_make_no_label_terms() -> None:
     from relatex.retrieval.label_forms import untagged
 
     tagged = "A tagger. [The/AT principal/JJ figure/NN] in/IN [Trans-world/NP/NP] was/BEDZ [a/AT company/NN]"
-    assert "company" not in untagged(tagged) and "BEDZ" not in untagged(tagged) and "A tagger." in untagged(tagged)
+    assert "company" not in untagged(tagged) and "BEDZ" not in untagged(tagged)
+    assert "A tagger." in untagged(tagged)
     assert untagged("TCP/IP and A/B testing") == "TCP/IP and A/B testing"  # no tagged example
 
 
 def test_a_known_name_is_capitalised_in_a_label() -> None:
     records = {pid: PaperRecord(id=pid, title=t, abstract=a) for pid, t, a in [
-        ("a", "Lexical simplification from wikipedia edits", "We mine wikipedia edit histories for simplification."),
+        ("a", "Lexical simplification from wikipedia edits", "We mine wikipedia edit histories."),
         ("b", "Sentence simplification with wikipedia", "Aligned wikipedia sentences for simplification."),
         ("c", "Learning to simplify with wikipedia", "Simplification models trained on wikipedia."),
     ]}

@@ -212,7 +212,7 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     r"Early on, \citet{a} present the SDC PUNDIT,, system for processing language.",
     r"Unlike these works on search, we argue that there needs.",
     r"Unlike these works on parsing, we develop a new efficient parsing.",  # "a new efficient parsing [algorithm]"
-    r"Early on, \citet{a} presents a new program, aligns texts.",  # "a new program, [char_align, which] aligns"
+    r"Early on, \citet{a} presents a new program, aligns texts.",  # "a new program, [which] aligns texts"
 ])
 def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -231,7 +231,7 @@ def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence:
     r"\citet{a} study update delivery mechanisms for prospective information needs.",
     r"\citet{a} learn a ranking for each query and give an understanding of its errors.",
     r"\citet{a} propose a learning to rank approach with a new string matching step.",
-    r"\citet{a} present an approach for discovering word categories, sets of words.",  # a plural noun, then "of"
+    r"\citet{a} present an approach for discovering word categories, sets of words.",  # a noun, then "of"
     r"\citet{a}, in turn, present a model of syntax, semantics and discourse.",
     r"\citet{a} present a model, outperforming baselines.",
 ])

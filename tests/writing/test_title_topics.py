@@ -84,5 +84,6 @@ def test_a_possessive_keeps_the_capital_its_abstract_gives_it() -> None:
     named = "This paper details the coreference resolution system submitted by Stanford at the shared task."
     assert title_subject(title, named)[0].startswith("Stanford's multi-pass sieve")
     assert title_subject(title)[0].startswith("stanford's")  # no abstract to show the name: lower case
-    assert title_subject("The Annotator's Dilemma", "We ask what an annotator does.")[0] == "the annotator's dilemma"
+    assert title_subject("The Annotator's Dilemma", "We ask what an annotator does.")[0] == \
+        "the annotator's dilemma"
     assert title_subject(title, "Stanford built it. The stanford system.")[0].startswith("stanford's")
