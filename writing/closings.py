@@ -245,18 +245,23 @@ def _verb_like(word: str) -> bool:
 # nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on
 _CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture", "way",
                          "means", "exploration", "overview", "study", "analysis", "kind", "type", "form"})
+# plural nouns that need to say what of, or in what ("two families", "the major milestones")
+_OF_WHAT = frozenset({"family", "families", "kinds", "types", "forms", "sets", "milestones", "aspects", "issues",
+                      "trends", "advances", "developments", "directions"})
 _CUT_ENDS = frozenset({"so", "thus", "then", "also", "very", "more", "most", "many", "such", "ones", "new"})
 
 
 def _thin_object(action: str) -> bool:
-    """An action whose object is a bare container ("present a list") or that ends on a word a cut
-    leaves hanging ("optimizes the policy for logging data so")."""
+    """An action whose object is a bare container ("present a list", "surveys the major milestones")
+    or that ends on a word a cut leaves hanging ("optimizes the policy for logging data so")."""
     words = [w.lower().strip(",;") for w in action.split()]
     while words and (words[0] in MODALS or words[0].endswith("ly")):
         words = words[1:]  # "can automatically derive a mixture": the object follows the main verb
     words = words[1:]
     content = [w for w in words if w not in UNSPECIFIC and w not in {"an", "a", "the", "of"}]
-    return (len(content) == 1 and content[0] in _CONTAINERS) or (bool(words) and words[-1] in _CUT_ENDS)
+    bare = bool(content) and (len(content) == 1 and content[0] in _CONTAINERS | _OF_WHAT
+                              or content[-1] in _OF_WHAT and len(words) <= 3)
+    return bare or (bool(words) and words[-1] in _CUT_ENDS)
 
 
 def _compressions(text: str, action: bool = False) -> list[str]:
@@ -275,7 +280,8 @@ def _compressions(text: str, action: bool = False) -> list[str]:
     out: list[str] = []
     for variant in [text, without_asides(text), gerund, *_modifier_drops(text), *_modifier_drops(gerund), *cuts]:
         thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant) or evaluation_only(variant))
-        listed = variant != text and variant.count(",") >= 2  # "an analysis of language, relevance, dependency"
+        listed = variant != text and (variant.count(",") >= 2 or (  # "an analysis of language, relevance, dependency"
+            "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))))  # "X, Y [and Z]"
         if variant not in out and phrase_complete(variant) and not thin and not listed:
             out.append(variant)
     return out

@@ -18,6 +18,7 @@ from relatex.writing.contributions import (
     shorten,
 )
 from relatex.writing.phrase_ends import DANGLING, IDIOM_NOUNS, dangling_end
+from relatex.writing.title_topics import ARTEFACT_HEADS
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,9 @@ class DraftAspect:
     text: str
 
 
+# verbs a draft says its own work with, beyond those read from cited papers ("this paper surveys ...")
+DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study"}
+DRAFT_CONTRIBUTION = re.compile(CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|", 1), CONTRIBUTION.flags)
 _THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
 _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
@@ -44,7 +48,7 @@ _CITES_OTHER_WORK = re.compile(r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?
                                r"\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)")
 # a parenthetical citation names a source of what the draft does; the sentence still says what it does
 _PAREN_CITATION = re.compile(r"\s*\((?:see\s+)?[A-Z][^()]{0,120}?,?\s(?:19|20)\d\d[a-z]?\)")
-_LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through)\s[^,]{3,80},\s*", re.I)
+_LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through|[a-z]{3,}ing)\s[^,]{3,80},\s*", re.I)
 
 
 def _cap_clause(text: str, max_words: int = 20) -> str:
@@ -64,17 +68,24 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
     return " ".join(words).strip(" ,;:")
 
 
-_AND_VERB = re.compile(rf",?\s+and\s+(?:also\s+|then\s+)?(?P<verb>{'|'.join(sorted(VERB_CLASSES, key=len, reverse=True))})"
-                       r"\s+(?P<rest>.+)", re.I)
+_AND_VERB = re.compile(rf"(?:^|,?\s+)and\s+(?:also\s+|then\s+)?(?P<verb>{'|'.join(sorted(DRAFT_VERBS, key=len, reverse=True))})"
+                       r"(?:s|es|d|ed)?\s+(?P<rest>.+)", re.I)  # "we collected and analyzed X": analyze X
 
 
 def _coordinated(verb: str, rest: str) -> list[tuple[str, str]]:
     """The actions of one sentence: "we argue that X, and propose Y" gives (argue, that X) and
-    (propose, Y)."""
-    second = _AND_VERB.search(rest)
-    if second is None:
-        return [(verb, rest)]
-    return [(verb, rest[: second.start()]), (second.group("verb").lower(), second.group("rest"))]
+    (propose, Y); verbs sharing their object stay together ("we collected and analyzed X": (collect
+    and analyze, X)); an action whose object is a pronoun ("and argues that they ...") says nothing."""
+    out = []
+    while (second := _AND_VERB.search(rest)) is not None:
+        if second.start() > 0:
+            out.append((verb, rest[: second.start()]))
+            verb = second.group("verb").lower()
+        else:
+            verb = f"{verb} and {second.group('verb').lower()}"
+        rest = second.group("rest")
+    out.append((verb, rest))
+    return [(v, r) for v, r in out if not re.match(r"\s*(?:that\s+)?(?:it|they|these|those|this|he|she)\b", r, re.I)]
 
 
 def _complete(text: str) -> bool:
@@ -122,6 +133,46 @@ def evaluation_only(action: str) -> bool:
     return all(w in _EVALUATION_OBJECTS for w in head)
 
 
+# "we aim to investigate X" says what the work does as "we investigate X" does
+_AIM = re.compile(r"\b(we|this (?:paper|work|study|article)|our (?:paper|work|study))\s+(?:aims?|seeks?|attempts?|"
+                  r"sets? out)\s+to\s+(?=[a-z])", re.I)
+_NAME = r"(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]{3,})"
+# the draft naming what it builds: "a model named BGCN", "a framework (DeepCT)", "propose Choppy, a model"
+_NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s+{_NAME}\b"),
+           re.compile(rf"\b(?P<head>[a-z]+)\s+\({_NAME}\)"),
+           re.compile(rf"\b(?:propose|present|introduce|develop)\s+{_NAME},\s+(?:a|an)\s+(?:[\w-]+\s+){{0,4}}?"
+                      r"(?P<head>[a-z]+)\b(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
+# what a named artefact does, not how it compares: a result is no aspect to contrast a theme with
+_RESULT_VERBS = frozenset({"improves", "outperforms", "achieves", "yields", "increases", "reduces", "boosts",
+                           "enhances", "beats", "surpasses", "obtains", "is", "was", "has", "does", "needs"})
+
+
+def _artefact_names(sentences: list[str]) -> dict[str, str]:
+    """The names the draft gives what it builds, each with its kind ("BGCN" -> "model"), where it
+    says it builds it ("we propose a model named BGCN"; not "we use a language model (BERT)")."""
+    names: dict[str, str] = {}
+    for sentence in sentences:
+        built = DRAFT_CONTRIBUTION.search(sentence)
+        if built is None or DRAFT_VERBS[built.group("verb").lower()] not in {"propose", "describe"}:
+            continue
+        for pattern in _NAMING:
+            for found in pattern.finditer(built.group(0)):
+                if found.group("head") in ARTEFACT_HEADS | {"app", "application", "toolkit", "resource"}:
+                    names.setdefault(found.group("name"), found.group("head"))
+    return names
+
+
+def _named_action(sentence: str, names: dict[str, str]) -> DraftAspect | None:
+    """"BGCN unifies X into Y" as what "our model" does, where the draft named its model BGCN."""
+    for name, head in names.items():
+        found = re.match(rf"{re.escape(name)}\s+(?P<action>(?P<verb>[a-z]+s)\s+.+)$", sentence)
+        if found and found.group("verb") not in _RESULT_VERBS:
+            action = _cap_clause(found.group("action"))
+            if len(action.split()) >= 3 and _complete(action) and not evaluation_only(action):
+                return DraftAspect("action", f"our {head}", action)
+    return None
+
+
 def draft_aspects(abstract: str) -> list[DraftAspect]:
     """What the draft's abstract says its work does, one aspect per coordinated action or clause:
     "We present a system that reads X, retrieves Y and selects Z" gives three actions of "our
@@ -132,12 +183,16 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
     text = " ".join(text.replace("{", "").replace("}", "").split())
     out: list[DraftAspect] = []
     sentences = sentences_of(text)
+    names = _artefact_names(sentences)
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
         sentence = _PAREN_CITATION.sub("", sentence)  # "... the pairwise approach (Herbrich et al., 1999)"
         if role == BACKGROUND or _CITES_OTHER_WORK.search(sentence):
             continue  # the field and its gaps ("relevance is an essential concept") or a cited work, not the draft's
-        sentence = mask_inner_periods(sentence.strip()).rstrip(".")  # "e.g." ends no phrase
-        match = CONTRIBUTION.search(sentence)
+        sentence = _AIM.sub(r"\1 ", mask_inner_periods(sentence.strip()).rstrip("."))  # "e.g." ends no phrase
+        if named := _named_action(sentence, names):
+            out.append(named)
+            continue
+        match = DRAFT_CONTRIBUTION.search(sentence)
         if match:
             rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))
             head = shorten(rest, 6)
@@ -157,7 +212,8 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
                 continue
             subject = "we" if match.group(0).lower().startswith("we ") else "our work"  # "this paper proposes"
             for verb, said in _coordinated(match.group("verb").lower(), rest):
-                action = _cap_clause(f"{verb if subject == 'we' else third_person(verb)} {said}")
+                base = f"{verb} {said}"  # "describe and evaluate X": "our work describes and evaluates X"
+                action = _cap_clause(base if subject == "we" else singular_action(base) or f"{third_person(verb)} {said}")
                 if len(action.split()) >= 3 and _complete(action) and not evaluation_only(action):
                     out.append(DraftAspect("action", subject, action))
             continue
@@ -168,6 +224,7 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
             if _CLAUSE_SUBJECT.match(part) or _BARE_SUBJECT.match(part):
                 part = re.sub(r"\s(?:then|also|finally)\s", " ", part)
                 clause = _cap_clause(part[:1].lower() + part[1:] if not keeps_case(part.split()[0]) else part)
-                if len(clause.split()) >= 4 and _complete(clause):
+                compared = _COMPARATIVE.search(re.sub(r"\bthe state-of-the-art\s+(?=[a-z])", "the ", clause.lower()))
+                if len(clause.split()) >= 4 and _complete(clause) and not compared:
                     out.append(DraftAspect("clause", "", clause))
     return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out]

@@ -72,7 +72,7 @@ BUILDS_ON = (
 )
 SIMILAR = (
     "Closely related to \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
-    "Along similar lines as \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+    "Along the same lines as \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
     "Along similar lines, \\citet{{{key}}} {verb} {phrase}.",
     "In a closely related direction, \\citet{{{key}}} {verb} {phrase}.",
     "Similarly, \\citet{{{key}}} {verb} {phrase}.",
