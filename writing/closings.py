@@ -246,8 +246,8 @@ def _verb_like(word: str) -> bool:
 _CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture", "way",
                          "means", "exploration", "overview", "study", "analysis", "kind", "type", "form"})
 # plural nouns that need to say what of, or in what ("two families", "the major milestones")
-_OF_WHAT = frozenset({"family", "families", "kinds", "types", "forms", "sets", "milestones", "aspects", "issues",
-                      "trends", "advances", "developments", "directions"})
+_OF_WHAT = frozenset({"family", "families", "kinds", "types", "forms", "sets", "milestones", "aspects",
+                      "issues", "trends", "advances", "developments", "directions"})
 _CUT_ENDS = frozenset({"so", "thus", "then", "also", "very", "more", "most", "many", "such", "ones", "new"})
 
 
@@ -280,8 +280,9 @@ def _compressions(text: str, action: bool = False) -> list[str]:
     out: list[str] = []
     for variant in [text, without_asides(text), gerund, *_modifier_drops(text), *_modifier_drops(gerund), *cuts]:
         thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant) or evaluation_only(variant))
-        listed = variant != text and (variant.count(",") >= 2 or (  # "an analysis of language, relevance, dependency"
-            "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))))  # "X, Y [and Z]"
+        # a list cut short: "an analysis of language, relevance, dependency", "X, Y [and Z]"
+        cut_list = "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))
+        listed = variant != text and (variant.count(",") >= 2 or cut_list)
         if variant not in out and phrase_complete(variant) and not thin and not listed:
             out.append(variant)
     return out

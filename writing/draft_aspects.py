@@ -36,7 +36,8 @@ class DraftAspect:
 
 # verbs a draft says its own work with, beyond those read from cited papers ("this paper surveys ...")
 DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study"}
-DRAFT_CONTRIBUTION = re.compile(CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|", 1), CONTRIBUTION.flags)
+DRAFT_CONTRIBUTION = re.compile(CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|", 1),
+                                CONTRIBUTION.flags)
 _THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
 _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
@@ -68,8 +69,10 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
     return " ".join(words).strip(" ,;:")
 
 
-_AND_VERB = re.compile(rf"(?:^|,?\s+)and\s+(?:also\s+|then\s+)?(?P<verb>{'|'.join(sorted(DRAFT_VERBS, key=len, reverse=True))})"
-                       r"(?:s|es|d|ed)?\s+(?P<rest>.+)", re.I)  # "we collected and analyzed X": analyze X
+_DRAFT_VERB_ALT = "|".join(sorted(DRAFT_VERBS, key=len, reverse=True))
+_AND_VERB = re.compile(rf"(?:^|,?\s+)and\s+(?:also\s+|then\s+)?(?P<verb>{_DRAFT_VERB_ALT})(?:s|es|d|ed)?\s+"
+                       r"(?P<rest>.+)", re.I)  # "we collected and analyzed X": analyze X
+_PRONOUN_OBJECT = re.compile(r"\s*(?:that\s+)?(?:it|they|these|those|this|he|she)\b", re.I)
 
 
 def _coordinated(verb: str, rest: str) -> list[tuple[str, str]]:
@@ -85,7 +88,7 @@ def _coordinated(verb: str, rest: str) -> list[tuple[str, str]]:
             verb = f"{verb} and {second.group('verb').lower()}"
         rest = second.group("rest")
     out.append((verb, rest))
-    return [(v, r) for v, r in out if not re.match(r"\s*(?:that\s+)?(?:it|they|these|those|this|he|she)\b", r, re.I)]
+    return [(v, r) for v, r in out if not _PRONOUN_OBJECT.match(r)]
 
 
 def _complete(text: str) -> bool:
@@ -134,14 +137,15 @@ def evaluation_only(action: str) -> bool:
 
 
 # "we aim to investigate X" says what the work does as "we investigate X" does
-_AIM = re.compile(r"\b(we|this (?:paper|work|study|article)|our (?:paper|work|study))\s+(?:aims?|seeks?|attempts?|"
-                  r"sets? out)\s+to\s+(?=[a-z])", re.I)
+_AIM = re.compile(r"\b(we|this (?:paper|work|study|article)|our (?:paper|work|study))\s+"
+                  r"(?:aims?|seeks?|attempts?|sets? out)\s+to\s+(?=[a-z])", re.I)
 _NAME = r"(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]{3,})"
 # the draft naming what it builds: "a model named BGCN", "a framework (DeepCT)", "propose Choppy, a model"
 _NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s+{_NAME}\b"),
            re.compile(rf"\b(?P<head>[a-z]+)\s+\({_NAME}\)"),
-           re.compile(rf"\b(?:propose|present|introduce|develop)\s+{_NAME},\s+(?:a|an)\s+(?:[\w-]+\s+){{0,4}}?"
-                      r"(?P<head>[a-z]+)\b(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
+           re.compile(rf"\b(?:propose|present|introduce|develop)\s+{_NAME},\s+(?:a|an)\s+"
+                      r"(?:[\w-]+\s+){0,4}?(?P<head>[a-z]+)\b"
+                      r"(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
 # what a named artefact does, not how it compares: a result is no aspect to contrast a theme with
 _RESULT_VERBS = frozenset({"improves", "outperforms", "achieves", "yields", "increases", "reduces", "boosts",
                            "enhances", "beats", "surpasses", "obtains", "is", "was", "has", "does", "needs"})
@@ -213,7 +217,8 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
             subject = "we" if match.group(0).lower().startswith("we ") else "our work"  # "this paper proposes"
             for verb, said in _coordinated(match.group("verb").lower(), rest):
                 base = f"{verb} {said}"  # "describe and evaluate X": "our work describes and evaluates X"
-                action = _cap_clause(base if subject == "we" else singular_action(base) or f"{third_person(verb)} {said}")
+                said = base if subject == "we" else singular_action(base) or f"{third_person(verb)} {said}"
+                action = _cap_clause(said)
                 if len(action.split()) >= 3 and _complete(action) and not evaluation_only(action):
                     out.append(DraftAspect("action", subject, action))
             continue
@@ -224,7 +229,9 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
             if _CLAUSE_SUBJECT.match(part) or _BARE_SUBJECT.match(part):
                 part = re.sub(r"\s(?:then|also|finally)\s", " ", part)
                 clause = _cap_clause(part[:1].lower() + part[1:] if not keeps_case(part.split()[0]) else part)
-                compared = _COMPARATIVE.search(re.sub(r"\bthe state-of-the-art\s+(?=[a-z])", "the ", clause.lower()))
+                # "extends the state-of-the-art architecture": what the method builds on, no comparison
+                plain = re.sub(r"\bthe state-of-the-art\s+(?=[a-z])", "the ", clause.lower())
+                compared = _COMPARATIVE.search(plain)
                 if len(clause.split()) >= 4 and _complete(clause) and not compared:
                     out.append(DraftAspect("clause", "", clause))
     return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out]

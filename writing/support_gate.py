@@ -118,8 +118,8 @@ def without_lead_in(sentence: str, keys: Sequence[str]) -> str:
     "Citing \\citet{k}, ..."): whole modifiers, dropped when those papers do not support it."""
     for key in keys:
         cite = rf"\\citet\{{{re.escape(key)}\}}"
-        sentence = re.sub(rf"^\s*(?:Building on|Citing|Closely related to|Along the same lines as) {cite},\s*", "",
-                          sentence)
+        opening = "Building on|Citing|Closely related to|Along the same lines as"
+        sentence = re.sub(rf"^\s*(?:{opening}) {cite},\s*", "", sentence)
     return sentence
 
 
