@@ -64,7 +64,8 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     "graphs" and "related entities" are; other terms as they are."""
     words = term.split()
     head = words[-1] if words else ""
-    if not head.isalpha() or not head.islower() or head.endswith(_MASS_ENDINGS):
+    mass = head.endswith(_MASS_ENDINGS) and head not in _COUNT_HEADS  # "network" ends as "work", but counts
+    if not head.isalpha() or not head.islower() or mass:
         return term
     many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
     plural = " ".join([*words[:-1], many])
