@@ -9,13 +9,13 @@ from collections.abc import Callable, Sequence
 
 from relatex.retrieval.communities import STOPWORDS
 
+LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
+    italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 # names and proper adjectives that keep their capital wherever they stand ("Wikipedia", "Markov")
-PROPER_WORDS = frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian lagrangian
-    jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook google
-    amazon reddit english chinese arabic german french spanish japanese hindi european african american
-    siamese india china japan korea africa europe america germany france spain italy brazil canada australia
-    korean russian czech dutch italian portuguese turkish swedish hebrew persian urdu bulgarian finnish
-    greek""".split())
+PROPER_WORDS = LANGUAGES | frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian
+    lagrangian jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook
+    google amazon reddit european african american siamese india china japan korea africa europe america
+    germany france spain italy brazil canada australia""".split())
 
 _TAGGED = re.compile(r"(?:(?<=[\s\[])|^)[^\s\[\]/]+/[A-Z$][A-Z$0-9]{1,4}(?:/[A-Z$][A-Z$0-9]{1,4})*"
                      r"(?=[\s\]]|$)")

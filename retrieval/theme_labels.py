@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
+    LANGUAGES,
     PROPER_WORDS,
     as_written,
     count_noun_plural,
@@ -66,11 +67,9 @@ _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespecti
                           "train", "trains", "said"} |  # "participants train": a verb; part-of-speech tags
                          {"vbd", "vbz", "vbn", "vbg", "vbp", "nnp", "nns", "nnps", "jjr", "jjs", "wdt"})
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
-_LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
-    italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
-_NAMES_AS_MODIFIERS = _LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
+_NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
     hessian laplacian euclidean markovian""".split())
-_NAME_SPELLINGS = {w: w.capitalize() for w in _NAMES_AS_MODIFIERS | PROPER_WORDS}  # "Chinese", "Wikipedia"
+_NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS}  # "Chinese", "Wikipedia"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(
@@ -122,7 +121,7 @@ def label_term_ok(term: str) -> bool:
         return False  # "protest protest"
     if words and words[-1] in _NAMES_AS_MODIFIERS:
         return False  # "english", "hidden markov", "international chinese": a modifier without its noun
-    if all(w in GENERIC_LABEL_WORDS or w in _LANGUAGES for w in words):
+    if all(w in GENERIC_LABEL_WORDS or w in LANGUAGES for w in words):
         return False  # "english text", "english language"
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS

@@ -146,6 +146,7 @@ _NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s
            re.compile(rf"\b(?:propose|present|introduce|develop)\s+{_NAME},\s+(?:a|an)\s+"
                       r"(?:[\w-]+\s+){0,4}?(?P<head>[a-z]+)\b"
                       r"(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
+_ARTEFACT_KINDS = ARTEFACT_HEADS | {"app", "application", "toolkit", "resource"}
 # what a named artefact does, not how it compares: a result is no aspect to contrast a theme with
 _RESULT_VERBS = frozenset({"improves", "outperforms", "achieves", "yields", "increases", "reduces", "boosts",
                            "enhances", "beats", "surpasses", "obtains", "is", "was", "has", "does", "needs"})
@@ -161,7 +162,7 @@ def _artefact_names(sentences: list[str]) -> dict[str, str]:
             continue
         for pattern in _NAMING:
             for found in pattern.finditer(built.group(0)):
-                if found.group("head") in ARTEFACT_HEADS | {"app", "application", "toolkit", "resource"}:
+                if found.group("head") in _ARTEFACT_KINDS:
                     names.setdefault(found.group("name"), found.group("head"))
     return names
 
