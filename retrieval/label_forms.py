@@ -9,8 +9,8 @@ from collections.abc import Callable, Sequence
 
 from relatex.retrieval.communities import STOPWORDS
 
-LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech dutch
-    italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
+LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech
+    dutch italian portuguese turkish swedish hebrew persian urdu bulgarian finnish greek""".split())
 # names and proper adjectives that keep their capital wherever they stand ("Wikipedia", "Markov")
 PROPER_WORDS = LANGUAGES | frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian
     lagrangian jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook

@@ -67,8 +67,8 @@ _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespecti
                           "train", "trains", "said"} |  # "participants train": a verb; part-of-speech tags
                          {"vbd", "vbz", "vbn", "vbg", "vbp", "nnp", "nns", "nnps", "jjr", "jjs", "wdt"})
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
-_NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte carlo
-    hessian laplacian euclidean markovian""".split())
+_NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
+    carlo hessian laplacian euclidean markovian""".split())
 _NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS}  # "Chinese", "Wikipedia"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
