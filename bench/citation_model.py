@@ -236,6 +236,8 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--embed-cache", type=Path, default=None)
     parser.add_argument("--model", type=Path, default=None, help="int8 ONNX claim encoder (default: shipped)")
     parser.add_argument("--cross", type=Path, default=None, help="int8 ONNX cross-encoder (default: shipped)")
+    parser.add_argument("--cross-focus-words", type=int, default=None,
+                        help="the cross-encoder's focus length (default: the card's)")
     parser.add_argument("--write-card", action="store_true")
     parser.add_argument("--demo", action="store_true", help="also check the example draft (examples/demo)")
     parser.add_argument("--demo-only", action="store_true",
@@ -307,7 +309,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     positive = np.array([p.kind == "positive" for p in pairs])
     dev = np.array([p.split == "dev" for p in pairs])
     # one thread, as the product runs it (shipped_cross_encoder)
-    cross = CrossEncoder(args.cross, max_tokens=encoder.card.cross_max_tokens, threads=1)
+    focus = encoder.card.cross_focus_words if args.cross_focus_words is None else args.cross_focus_words
+    cross = CrossEncoder(args.cross, max_tokens=encoder.card.cross_max_tokens, threads=1, focus_words=focus)
     clipped = np.clip(old_scores, 1e-4, 1 - 1e-4)
     columns = {"cosine": np.array(cosines), "sentence_cosine": np.array(sentence_cosines),
                "features_logit": np.log(clipped / (1 - clipped)),

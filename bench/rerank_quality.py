@@ -99,7 +99,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     inner, embedder_name = make_embedder()
     embedder = CachedEmbedder(inner, args.embed_cache)
     reranker = CitationReranker(ClaimEncoder(args.model))
-    cross = CrossEncoder(args.cross) if args.cross else CrossEncoder()
+    card = reranker.encoder.card  # the cross-encoder reads papers as the card says, as in the product
+    cross = CrossEncoder(args.cross, max_tokens=card.cross_max_tokens, focus_words=card.cross_focus_words)
     results: dict = {"embedder": embedder_name, "model": reranker.encoder.model_id, "records": len(index),
                      "depth": args.depth, "abstract_depth": args.abstract_depth, "tasks": {}}
     for task, (queries, qrels) in test_topics(args.data).items():

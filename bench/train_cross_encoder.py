@@ -47,6 +47,8 @@ from cross_encoder_groups import (
 )
 from judge_fitting import auroc as labelled_auroc
 
+from relatex.analysis.claims.paper_focus import focus_paper_text
+
 log = logging.getLogger("train_cross_encoder")
 PARTS_MB = 15
 
@@ -225,6 +227,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--batch", type=int, default=32, help="claims per step (each with 12 papers)")
     parser.add_argument("--lr", type=float, default=5e-5)
     parser.add_argument("--max-tokens", type=int, default=160)
+    parser.add_argument("--focus-words", type=int, default=0,
+                        help="read a paper longer than this many words as its title and the abstract "
+                             "sentences nearest the claim (relatex.analysis.claims.paper_focus); 0: whole")
     parser.add_argument("--eval-every", type=int, default=500)
     parser.add_argument("--budget-s", type=float, default=170.0, help="training seconds per variant at most")
     parser.add_argument("--dev-claims", type=int, default=1200)
@@ -256,6 +261,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     rng = random.Random(args.seed)
     dev = dev_pairs(packed, corpus, rng, args.dev_claims)
     groups = training_groups(packed, corpus, rng, real_repeats=3)
+    if args.focus_words:
+        dev = [(c, focus_paper_text(c, t, args.focus_words), k) for c, t, k in dev]
+        groups = [(c, [focus_paper_text(c, t, args.focus_words) for t in texts]) for c, texts in groups]
     report: dict[str, Any] = {"args": {k: str(v) for k, v in vars(args).items()}, "split_rule": packed["split_rule"],
                               "groups_per_epoch": len(groups), "dev_pairs": len(dev),
                               "documents": len(corpus.ids)}

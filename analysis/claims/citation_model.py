@@ -59,7 +59,8 @@ class ModelCard:
     + cross_slope * cross-encoder logit); below ``warn_below`` a citation is "not supported" (a
     warning); below ``partial_below`` "partially supported" (equal values: no partial band);
     ``document_embedder`` names the embedder whose vectors the claim encoder was trained against;
-    ``cross_max_tokens`` is the cross-encoder's input length.
+    ``cross_max_tokens`` is the cross-encoder's input length, ``cross_focus_words`` the length above
+    which it reads a paper's title and the abstract sentences nearest the claim (0: the whole text).
     """
 
     intercept: float
@@ -72,6 +73,7 @@ class ModelCard:
     features_slope: float = 0.0
     cross_slope: float = 0.0
     cross_max_tokens: int = DEFAULT_MAX_TOKENS
+    cross_focus_words: int = 0
 
     def probability(self, cosine: float, sentence_cosine: float = 0.0, features_logit: float = 0.0,
                     cross_logit: float = 0.0) -> float:
@@ -104,7 +106,8 @@ def read_model_card(path: Path | None = None) -> ModelCard:
                          float(data["calibration"].get("sentence_slope", 0.0)),
                          float(data["calibration"].get("features_slope", 0.0)),
                          float(data["calibration"].get("cross_slope", 0.0)),
-                         int(data.get("cross_encoder", {}).get("max_tokens", DEFAULT_MAX_TOKENS)))
+                         int(data.get("cross_encoder", {}).get("max_tokens", DEFAULT_MAX_TOKENS)),
+                         int(data.get("cross_encoder", {}).get("focus_words", 0)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CitationModelUnavailable(f"model card {path} unreadable: {exc}") from exc
     if not 0.0 <= card.warn_below <= card.partial_below <= 1.0:
@@ -309,13 +312,14 @@ def shipped_cross_encoder() -> CrossEncoder | None:
     with _SHARED_LOCK:
         if "cross" not in _SHARED:
             try:  # the card's input length, whether or not the claim encoder was loaded first
-                max_tokens = read_model_card().cross_max_tokens
+                card = read_model_card()
+                max_tokens, focus_words = card.cross_max_tokens, card.cross_focus_words
             except CitationModelUnavailable:
-                max_tokens = DEFAULT_MAX_TOKENS
+                max_tokens, focus_words = DEFAULT_MAX_TOKENS, 0
             try:
                 # one thread: claims are judged in the background while the editor asks for hovers,
                 # and a second thread saves only about 15% (1.04 vs 1.22 s per 100 pairs on 2 cores)
-                _SHARED["cross"] = CrossEncoder(max_tokens=max_tokens, threads=1)
+                _SHARED["cross"] = CrossEncoder(max_tokens=max_tokens, threads=1, focus_words=focus_words)
             except CrossEncoderUnavailable as exc:
                 log.warning("citation cross-encoder unavailable (%s); using the feature-based offline judge", exc)
                 _SHARED["cross"] = None

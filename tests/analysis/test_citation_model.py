@@ -214,7 +214,9 @@ def test_a_prepared_judge_embeds_each_text_once_in_few_batches(encoder: ClaimEnc
 
 @pytest.fixture(scope="module")
 def cross() -> CrossEncoder:
-    return CrossEncoder()
+    shipped = citation_model.shipped_cross_encoder()
+    assert shipped is not None
+    return shipped
 
 
 def paper_text(paper: dict) -> str:
@@ -245,7 +247,8 @@ def test_long_inputs_are_cut_to_the_card_length(cross: CrossEncoder) -> None:
     long_paper = "A title. " + "This sentence repeats a finding about parsing. " * 200
     short = CrossEncoder(max_tokens=32)
     assert np.isfinite(short.logits("A claim about parsing " * 100, [long_paper])).all()
-    assert cross.max_tokens == read_model_card().cross_max_tokens
+    card = read_model_card()
+    assert (cross.max_tokens, cross.focus_words) == (card.cross_max_tokens, card.cross_focus_words)
 
 
 @pytest.mark.parametrize("damage", ["missing", "corrupt"])

@@ -45,7 +45,7 @@ def test_two_steps_train_export_and_report(tmp_path: Path) -> None:
     out = tmp_path / "out"
     assert training.main(["--workdir", str(tmp_path), "--out", str(out), "--device", "cpu", "--variants", "L3",
                           "--steps", "2", "--batch", "2", "--eval-every", "1", "--dev-claims", "4",
-                          "--max-tokens", "48"]) == 0
+                          "--max-tokens", "48", "--focus-words", "20"]) == 0
     report = json.loads((out / "report.json").read_text())
     assert report["L3"]["last_step"] == 2 and len(report["L3"]["history"]) == 3
     assert report["L3"]["int8_per_channel"]["correlation_with_torch"] > 0.5
