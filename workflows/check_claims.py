@@ -26,6 +26,7 @@ from typing import Any
 
 from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel, is_cancelled
+from relatex.analysis.claims.claim_scope import citation_scopes
 from relatex.analysis.claims.claim_support import ClaimResult, SupportVerdict, VerdictCache, judge_id
 from relatex.analysis.claims.claim_support import check_claims as judge_claims
 from relatex.analysis.claims.evidence import Evidence, paper_evidence
@@ -145,10 +146,11 @@ def _evidence_digest(items: Sequence[Evidence]) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:24]
 
 
-def claim_signature(claim: Claim, judge: str, evidence_of: EvidenceFn) -> Signature:
-    """What a claim's result depends on: judge, sentence, keys and their evidence."""
+def claim_signature(claim: Claim, judge: str, evidence_of: EvidenceFn, scope: str | None = None) -> Signature:
+    """What a claim's result depends on: judge, sentence, keys and their evidence, and the part of
+    the sentence its citation speaks for."""
     digests = tuple(_evidence_digest(evidence_of(key)) for key in claim.keys)
-    return (judge, " ".join(claim.text.split()), tuple(claim.keys), digests)
+    return (judge, " ".join(claim.text.split()), tuple(claim.keys), digests, scope)
 
 
 def _judge_changed(claims: Sequence[Claim], signatures: Sequence[Signature], evidence_of: EvidenceFn,
@@ -163,7 +165,7 @@ def _judge_changed(claims: Sequence[Claim], signatures: Sequence[Signature], evi
     exact = not judge_id(judge).startswith("llm/")
     fresh = judge_claims([c for c, _ in todo], evidence_of, judge, cache.verdicts,
                          counting_progress(progress, "judged claims"), lambda: is_cancelled(cancel),
-                         leave_one_out=exact)
+                         leave_one_out=exact, scopes=[s[-1] for _, s in todo])
     with cache.lock:
         if len(cache.results) > MAX_MEMO:
             cache.results.clear()
@@ -184,7 +186,9 @@ def check_claims(request: ClaimCheckRequest, engines: Engines, cancel: Cancel = 
         evidence_of = evidence_source(request.bibs, request.records,
                                       engines if request.records is None else None)
         judge = judge_id(engines.judge())
-        signatures = [claim_signature(claim, judge, evidence_of) for claim in claims]
+        scopes = citation_scopes(claims)  # of the whole draft: a scope depends on its sentence's other claims
+        signatures = [claim_signature(claim, judge, evidence_of, scope)
+                      for claim, scope in zip(claims, scopes, strict=True)]
         _judge_changed(claims, signatures, evidence_of, engines, cache, cancel, progress)
         with cache.lock:
             results = tuple(ClaimResult(claim, *cache.results[sig])

@@ -20,6 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Protocol
 
+from relatex.analysis.claims.claim_scope import citation_scopes
 from relatex.analysis.claims.evidence import Evidence, evidence_hash, has_body
 from relatex.analysis.claims.topic_claims import names_term, titles_name_topic, topic_terms
 from relatex.analysis.latex.project_model import Claim
@@ -208,6 +209,20 @@ def _judge_cached(
     return verdict
 
 
+_RANK = {SUPPORTED: 4, PARTIALLY_SUPPORTED: 3, NOT_ADDRESSED: 2, CONTRADICTED: 1, UNKNOWN: 0}
+
+
+def _judge_scoped(judge: SupportJudge, name: str, claim: str, scope: str | None, evidence: Sequence[Evidence],
+                  cache: VerdictCache | None) -> SupportVerdict:
+    """The verdict on the whole sentence or, when that is not "supported", on the part of it the
+    citation speaks for (:mod:`claim_scope`), whichever is better."""
+    verdict = _judge_cached(judge, name, claim, evidence, cache)
+    if scope is None or verdict.label in (SUPPORTED, CONTRADICTED, UNKNOWN):  # a contradiction stands
+        return verdict
+    part = _judge_cached(judge, name, scope, evidence, cache)
+    return part if (_RANK[part.label], part.score) > (_RANK[verdict.label], verdict.score) else verdict
+
+
 def _title_topic_verdict(claim: str, evidence: Mapping[str, Sequence[Evidence]], judge: str,
                          whole: bool = True) -> SupportVerdict | None:
     """"supported" when ``claim`` only names a topic and the cited papers' titles name it
@@ -235,6 +250,7 @@ def check_claims(
     progress: Callable[[int, int], None] | None = None,
     cancel: Callable[[], bool] | None = None,
     leave_one_out: bool = False,
+    scopes: Sequence[str | None] | None = None,
 ) -> list[ClaimResult]:
     """Judge each claim against its cited keys' evidence, jointly and per key.
 
@@ -242,10 +258,12 @@ def check_claims(
     evidence; a claim none of whose keys has evidence is "unknown". With ``leave_one_out``, a
     jointly supported claim citing several keys is also judged without each key (more judge
     calls, exact AutoSurvey precision). ``progress(done, total)`` is called after each claim;
-    ``cancel()`` returning True stops early (results so far are returned).
+    ``cancel()`` returning True stops early (results so far are returned). ``scopes``: the part of
+    each claim's sentence its citation speaks for (default: :func:`citation_scopes` of ``claims``).
     """
     name = judge_id(judge)
     evidence_memo: dict[str, tuple[Evidence, ...]] = {}
+    scopes = citation_scopes(claims) if scopes is None else scopes
 
     def evidence_of(key: str) -> tuple[Evidence, ...]:
         if key not in evidence_memo:
@@ -258,19 +276,20 @@ def check_claims(
 
     results: list[ClaimResult] = []
     total = len(claims)
-    for done, claim in enumerate(claims, 1):
+    for done, (claim, scope) in enumerate(zip(claims, scopes, strict=True), 1):
         if cancel is not None and cancel():
             break
         keys = tuple(dict.fromkeys(k for k in claim.keys if k and k != "*"))
         joint = [item for key in keys if has_body(items := evidence_of(key)) for item in items]
-        verdict = _judge_cached(judge, name, claim.text, joint, cache)
+        verdict = _judge_scoped(judge, name, claim.text, scope, joint, cache)
         if not joint:  # only titles: enough for a claim that says no more than the papers' topic
             titled = {key: evidence_of(key) for key in keys}
             verdict = _title_topic_verdict(claim.text, titled, name) or verdict
         if len(keys) == 1:
             per_key = {keys[0]: verdict}
         else:
-            per_key = {key: _judge_cached(judge, name, claim.text, evidence_of(key), cache) for key in keys}
+            per_key = {key: _judge_scoped(judge, name, claim.text, scope, evidence_of(key), cache)
+                       for key in keys}
             per_key = {key: v if v.label != UNKNOWN else
                        _title_topic_verdict(claim.text, {key: evidence_of(key)}, name, whole=False) or v
                        for key, v in per_key.items()}
