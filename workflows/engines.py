@@ -13,6 +13,7 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from relatex.config.settings import Settings
@@ -202,7 +203,8 @@ class Engines:
         from relatex.analysis.claims.citation_model import shipped_cross_encoder
 
         cross = shipped_cross_encoder()
-        return cross.logits if cross is not None else None
+        # the draft's title and abstract are no single claim: each paper is read from its start
+        return partial(cross.logits, focus=False) if cross is not None else None
 
     def _embed_function(self, embedder: Embedder | None) -> EmbedFn | None:
         if embedder is None:

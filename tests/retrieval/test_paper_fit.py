@@ -74,3 +74,16 @@ def test_the_engines_give_the_shipped_cross_encoder_unless_told_otherwise() -> N
     assert Engines(overrides=EngineOverrides(paper_fit=fake)).paper_fit() is fake
     shipped = Engines().paper_fit()
     assert shipped is not None and len(list(shipped("a claim", ["a paper", "another"]))) == 2
+
+
+def test_the_shipped_paper_fit_reads_each_paper_from_its_start() -> None:
+    from relatex.analysis.claims.citation_model import shipped_cross_encoder
+
+    cross = shipped_cross_encoder()
+    fit = Engines().paper_fit()
+    assert cross is not None and fit is not None
+    long_paper = "A Title. " + " ".join(f"Sentence {i} says something about topic {i}." for i in range(40))
+    whole = cross.logits("topic 39", [long_paper], focus=False)[0]
+    assert list(fit("topic 39", [long_paper])) == [whole]
+    if cross.focus_words:  # a claim reads the sentences nearest it: another input, another logit
+        assert cross.logits("topic 39", [long_paper])[0] != whole
