@@ -36,6 +36,8 @@ class DraftAspect:
 
 # verbs a draft says its own work with, beyond those read from cited papers ("this paper surveys ...")
 DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study"}
+# "we propose a model that ...": the model is the draft's own ("our model"); "we study X, which ...": X is not
+_MAKING = frozenset({"propose", "describe", "define", "release"})
 DRAFT_CONTRIBUTION = re.compile(CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|", 1),
                                 CONTRIBUTION.flags)
 _THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
@@ -129,6 +131,8 @@ def evaluation_only(action: str) -> bool:
         return not rest or rest[0] not in {"whether", "if", "how", "why", "what"}  # a question is an objective
     if len(rest) > 1 and rest[0] == "to" and rest[1] not in {"the", "a", "an", "our", "this", "these", "its", "their"}:
         return False  # "propose to improve the estimation of ...": what is proposed, as an infinitive
+    if verb.startswith("focus") and rest[:1] == ["on"]:
+        rest = rest[1:]  # "focuses on X": X is what it focuses on
     if not rest or rest[0] in {"in", "on", "at", "for", "with", "by", "to", "here", "through", "via", "using",
                                "across", "over", "from"}:
         return True  # "show in this paper": the verb without what is shown
@@ -202,7 +206,11 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
             rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))
             head = shorten(rest, 6)
             relative = RELATIVE.match(rest[len(head):]) if rest.lower().startswith(head.lower()) else None
-            if relative and relative.group("rel").lower() in {"that", "which"}:
+            if relative and relative.group("rel").lower() not in {"that", "which"}:
+                relative = None
+            if relative and DRAFT_VERBS[match.group("verb").lower()] not in _MAKING:
+                rest, relative = head.split(",")[0], None  # "we investigate causal retrieval": a topic
+            if relative:
                 noun = re.sub(r"^(?:a|an|the)\s+", "", head, flags=re.I)
                 subject = f"our {noun}" if 0 < len(noun.split()) <= 3 else "our work"
                 for part in _THIRD_PERSON_SPLIT.split(relative.group("body")):
@@ -217,6 +225,7 @@ def draft_aspects(abstract: str) -> list[DraftAspect]:
                 continue
             subject = "we" if match.group(0).lower().startswith("we ") else "our work"  # "this paper proposes"
             for verb, said in _coordinated(match.group("verb").lower(), rest):
+                said = f"on {said}" if verb == "focus" else said  # the pattern reads "focus on" as the verb
                 base = f"{verb} {said}"  # "describe and evaluate X": "our work describes and evaluates X"
                 said = base if subject == "we" else singular_action(base) or f"{third_person(verb)} {said}"
                 action = _cap_clause(said)

@@ -315,3 +315,20 @@ def test_a_family_without_what_it_is_a_family_of_is_a_thin_object() -> None:
     assert "analyze two families" not in _compressions("analyze two families of such algorithms", action=True)
     milestones = "surveys the major milestones in coreference research since its inception"
     assert "surveys the major milestones" not in _compressions(milestones, action=True)
+
+
+BACKGROUND = "Search engines log the clicks of their users. "
+
+
+def test_a_topic_the_draft_studies_is_not_its_own_artefact() -> None:
+    studied = draft_aspects(BACKGROUND + "We investigate causal retrieval, which involves retrieving "
+                            "a set of documents that describe potential causes.")
+    assert [(a.subject, a.text) for a in studied] == [("we", "investigate causal retrieval")]
+    built = draft_aspects(BACKGROUND + "We propose a new ranking model that learns relevance from clicks.")
+    assert [(a.subject, a.text) for a in built] == [("our new ranking model", "learns relevance from clicks")]
+
+
+def test_focusing_on_something_keeps_its_preposition() -> None:
+    aspects = draft_aspects(BACKGROUND + "This paper focuses on the problem of learning word senses.")
+    assert [a.text for a in aspects] == ["focuses on the problem of learning word senses"]
+    assert draft_aspects(BACKGROUND + "We focus on it.") == []
