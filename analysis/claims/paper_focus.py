@@ -25,7 +25,7 @@ def content_stems(text: str) -> frozenset[str]:
     return frozenset(stem(w) for w in _WORD.findall(text) if w.lower() not in STOPWORDS)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=8192)  # a few MB: the papers of one knowledge base are read again and again
 def _sentences(text: str) -> tuple[tuple[str, int, frozenset[str]], ...]:
     """Each sentence of ``text`` with its word count and content stems (memoised per paper)."""
     spans = split_sentences(text, paragraph_breaks=False)
