@@ -72,8 +72,9 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
 
 
 _DRAFT_VERB_ALT = "|".join(sorted(DRAFT_VERBS, key=len, reverse=True))
-_AND_VERB = re.compile(rf"(?:^|,?\s+)and\s+(?:also\s+|then\s+)?(?P<verb>{_DRAFT_VERB_ALT})(?:s|es|d|ed)?\s+"
-                       r"(?P<rest>.+)", re.I)  # "we collected and analyzed X": analyze X
+_AND_VERB = re.compile(rf"(?:^|,?\s+)and\s+(?:also\s+|then\s+)?(?P<verb>{_DRAFT_VERB_ALT})(?:s|es|d|ed)?"
+                       r"(?:\s+on\b)?\s+(?P<rest>.+)", re.I)  # "we collected and analyzed X": analyze X; as
+# CONTRIBUTION does, "on" after the verb ("and focus on X") is read with the verb
 _PRONOUN_OBJECT = re.compile(r"\s*(?:that\s+)?(?:it|they|these|those|this|he|she)\b", re.I)
 
 

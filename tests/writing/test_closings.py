@@ -332,3 +332,10 @@ def test_focusing_on_something_keeps_its_preposition() -> None:
     aspects = draft_aspects(BACKGROUND + "This paper focuses on the problem of learning word senses.")
     assert [a.text for a in aspects] == ["focuses on the problem of learning word senses"]
     assert draft_aspects(BACKGROUND + "We focus on it.") == []
+
+
+def test_a_second_action_focusing_on_something_is_read() -> None:
+    aspects = draft_aspects(BACKGROUND + "We collect a corpus of queries and focus on the parsing "
+                            "of long queries.")
+    assert [a.text for a in aspects] == ["collect a corpus of queries",
+                                         "focus on the parsing of long queries"]
