@@ -36,8 +36,11 @@ class DraftAspect:
 
 # verbs a draft says its own work with, beyond those read from cited papers ("this paper surveys ...")
 DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study"}
-# "we propose a model that ...": the model is the draft's own ("our model"); "we study X, which ...": X is not
-_MAKING = frozenset({"propose", "describe", "define", "release"})
+# verb classes with which a draft builds what it may name ("we propose a model named BGCN") ...
+_BUILDING = frozenset({"propose", "describe"})
+# ... or makes at all: in "we propose a model that ...", the model is the draft's own ("our model");
+# in "we study X, which ...", X is not
+_MAKING = _BUILDING | {"define", "release"}
 DRAFT_CONTRIBUTION = re.compile(CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|", 1),
                                 CONTRIBUTION.flags)
 _THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
@@ -163,7 +166,7 @@ def _artefact_names(sentences: list[str]) -> dict[str, str]:
     names: dict[str, str] = {}
     for sentence in sentences:
         built = DRAFT_CONTRIBUTION.search(sentence)
-        if built is None or DRAFT_VERBS[built.group("verb").lower()] not in {"propose", "describe"}:
+        if built is None or DRAFT_VERBS[built.group("verb").lower()] not in _BUILDING:
             continue
         for pattern in _NAMING:
             for found in pattern.finditer(built.group(0)):

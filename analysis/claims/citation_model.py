@@ -100,14 +100,14 @@ def read_model_card(path: Path | None = None) -> ModelCard:
         if match is None:
             raise ValueError("no ```json block")
         data = json.loads(match.group(1))
+        cross = data.get("cross_encoder", {})
         card = ModelCard(float(data["calibration"]["intercept"]), float(data["calibration"]["slope"]),
                          float(data["thresholds"]["warn_below"]), float(data["thresholds"]["partial_below"]),
                          str(data["document_embedder"]), str(data["version"]),
                          float(data["calibration"].get("sentence_slope", 0.0)),
                          float(data["calibration"].get("features_slope", 0.0)),
                          float(data["calibration"].get("cross_slope", 0.0)),
-                         int(data.get("cross_encoder", {}).get("max_tokens", DEFAULT_MAX_TOKENS)),
-                         int(data.get("cross_encoder", {}).get("focus_words", 0)))
+                         int(cross.get("max_tokens", DEFAULT_MAX_TOKENS)), int(cross.get("focus_words", 0)))
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise CitationModelUnavailable(f"model card {path} unreadable: {exc}") from exc
     if not 0.0 <= card.warn_below <= card.partial_below <= 1.0:
