@@ -8,12 +8,28 @@ import re
 from typing import Any
 
 from relatex.writing.closings import fits_label
-from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR
+from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR, TOPIC_FIRST, TOPIC_NEXT, TOPIC_SECOND
 from relatex.writing.paragraph_themes import regrouped, theme_terms
 from relatex.writing.plan import WritingPlan
 
 _BRIDGE = re.compile(re.escape(BRIDGE_AWAY) + "|" + re.escape(BRIDGE_NEAR))
 _CITE = re.compile(r"\\cite[tp]?\{([^{}]*)\}")
+
+
+def _topic_pattern(template: str) -> str:
+    pattern = re.escape(template).replace(re.escape("{label}"), "(?P<label>.+?)")
+    return pattern.replace(re.escape("{cites}"), r"(?: \\citep\{[^{}]*\})?")
+
+
+def paragraph_labels(latex: str) -> list[str]:
+    """The label each paragraph's topic sentence names, as written ("" where its first sentence is
+    no topic sentence)."""
+    out = []
+    for paragraph in (p.strip() for p in latex.split("\n\n") if "\\cite" in p):
+        found = next((m for t in (*TOPIC_FIRST, TOPIC_SECOND, *TOPIC_NEXT)
+                      if (m := re.match(_topic_pattern(t), paragraph))), None)
+        out.append(found.group("label") if found else "")
+    return out
 
 
 def _cited(text: str) -> list[str]:

@@ -61,7 +61,7 @@ from bench_embedders import CachedEmbedder, make_embedder  # noqa: E402
 from closing_kinds import closing_kinds  # noqa: E402
 from graph_bench_data import load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
-from paragraph_fit import label_fit  # noqa: E402
+from paragraph_fit import label_fit, paragraph_labels  # noqa: E402
 from splits import half_of  # noqa: E402
 from writing_baselines import extractive, plain, truncate_words  # noqa: E402
 from writing_quality import load_queries  # noqa: E402
@@ -191,7 +191,7 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "garbled": [f"{reason}: {sentence}" for sentence, reason in sentences_garbled(section.latex)],
         "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
         "paragraphs": paragraphs, "closings": closed, "closing_kinds": closing_kinds(closed, task.title),
-        "label_fit": label_fit(plan, section.latex),
+        "label_fit": label_fit(plan, section.latex), "paragraph_labels": paragraph_labels(section.latex),
         "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},
         "seconds": round(seconds, 3), "latex": section.latex,
         "_audit_pool": [{"sentence": section.latex[r.claim.start:r.claim.end], "verdict": r.verdict.label,
@@ -265,6 +265,12 @@ def sweep_cited_weight(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Ta
     return out
 
 
+def _repeats(labels: Sequence[str]) -> bool:
+    """Whether two paragraphs of a section name the same label in their topic sentences."""
+    said = [label.lower() for label in labels if label]
+    return len(set(said)) < len(said)
+
+
 def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
     def avg(key: str) -> float:
         return round(sum(r[key] for r in rows) / len(rows), 4) if rows else 0.0
@@ -294,6 +300,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "paragraphs_with_closing": round(sum(len(r["closings"]) for r in rows)
                                          / max(1, sum(r["paragraphs"] for r in rows)), 4),
         "sections_repeating_a_closing": sum(1 for r in rows if len(set(r["closings"])) < len(r["closings"])),
+        "sections_repeating_a_label": sum(1 for r in rows if _repeats(r["paragraph_labels"])),
         "closing_kinds": dict(sum((Counter(r["closing_kinds"]) for r in rows), Counter())),
         # coherence: cited papers whose text names their paragraph's label; the others set apart or not
         "label_fit": {k: sum(r["label_fit"][k] for r in rows) for k in ("on_label", "off_label", "off_label_set_apart")},

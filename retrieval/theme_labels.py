@@ -64,7 +64,8 @@ _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different"
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same"})
 # words that need a complement and never name a theme ("attention and due")
 _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespective", "devoid", "versus", "vs",
-                          "train", "trains", "said"} |  # "participants train": a verb; part-of-speech tags
+                          "train", "trains", "said", "achieves", "improves", "obtains", "yields",
+                          "outperforms", "shows"} |  # "participants train", "it achieves": verbs; tags
                          {"vbd", "vbz", "vbn", "vbg", "vbp", "nnp", "nns", "nnps", "jjr", "jjs", "wdt"})
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte

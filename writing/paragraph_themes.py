@@ -7,10 +7,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from relatex.writing.closings import fits_label, label_terms, theme_label
+from relatex.writing.closings import fits_label, join_terms, label_terms, theme_label
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["facet_kind", "facet_term", "joint_terms", "ordered_briefs", "regrouped", "theme_terms"]
+__all__ = ["facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs", "regrouped",
+           "theme_terms"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -97,7 +98,7 @@ def regrouped(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOu
     """The themes with each paper whose title and abstract do not name its own theme's label, but
     do name another's, moved to the first such theme (a dataset paper on related-work sections is
     written about under "related-work sections", not under "citation recommendation"); themes left
-    empty are dropped."""
+    empty are dropped, and themes a paragraph would name alike are one (:func:`merged_alike`)."""
     terms = theme_terms(plan, themes)
     keys: list[list[str]] = [list(t.keys) for t in themes]
     for i, theme in enumerate(themes):
@@ -110,4 +111,20 @@ def regrouped(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOu
             if home is not None:
                 keys[i].remove(key)
                 keys[home].append(key)
-    return [replace(t, keys=tuple(k)) for t, k in zip(themes, keys, strict=True) if k]
+    return merged_alike(plan, [replace(t, keys=tuple(k)) for t, k in zip(themes, keys, strict=True) if k])
+
+
+def merged_alike(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOutline]:
+    """The themes with each one whose paragraph would be written under the same label as an earlier
+    theme's (two paragraphs on "coreference resolution": the communities their papers form are not
+    something a reader can see) merged into that earlier theme."""
+    merged = list(themes)
+    while True:
+        labels = [(join_terms(terms) if terms else theme_label(theme)).lower()
+                  for terms, theme in zip(theme_terms(plan, merged), merged, strict=True)]
+        later = next((i for i in range(len(merged)) if labels[i] in labels[:i]), None)
+        if later is None:
+            return merged
+        first = labels.index(labels[later])
+        merged[first] = replace(merged[first], keys=merged[first].keys + merged[later].keys)
+        del merged[later]

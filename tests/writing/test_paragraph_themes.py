@@ -104,3 +104,18 @@ def test_a_facet_second_term_gives_way_to_a_later_term_that_names_a_topic() -> N
     # with no later term that names a topic, the facet stays only where it tells two paragraphs apart
     assert joint_terms(terms[:2], papers, others=["coreference chains"]) == terms[:2]
     assert joint_terms(terms[:2], papers, others=[]) == terms[:1]
+
+
+def test_themes_a_paragraph_would_name_alike_are_written_as_one() -> None:
+    first = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=("rank1",))
+    other = ThemeOutline(id=1, label="related-work sections", terms=("related-work sections",),
+                         keys=("rws1",))
+    again = ThemeOutline(id=2, label="ranking", terms=("ranking",), keys=("rank2",))
+    plan = _plan((first, other, again))
+    themes = regrouped(plan, plan.themes)
+    assert [t.keys for t in themes] == [("rank1", "rank2"), ("rws1",)]
+    section = write_offline(plan)
+    assert section.count("ranking \\citep") == 1, section  # one topic sentence on ranking, citing both
+    # a second term that tells them apart keeps them two paragraphs
+    clicks = replace(again, label="ranking, click data", terms=("ranking", "click data"))
+    assert len(regrouped(plan, (first, other, clicks))) == 3
