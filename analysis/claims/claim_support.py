@@ -223,6 +223,16 @@ def _judge_scoped(judge: SupportJudge, name: str, claim: str, scope: str | None,
     return part if (_RANK[part.label], part.score) > (_RANK[verdict.label], verdict.score) else verdict
 
 
+def _by_titles(verdict: SupportVerdict, claim: str, evidence: Mapping[str, Sequence[Evidence]], judge: str,
+               whole: bool = True) -> SupportVerdict:
+    """``verdict``, or "supported" where it is unknown, not addressed or partial and ``claim`` only
+    names a topic that the cited papers' titles name (:func:`_title_topic_verdict`): a title says
+    what its paper is about, with or without an abstract. A contradiction stands."""
+    if verdict.label not in (UNKNOWN, NOT_ADDRESSED, PARTIALLY_SUPPORTED):
+        return verdict
+    return _title_topic_verdict(claim, evidence, judge, whole) or verdict
+
+
 def _title_topic_verdict(claim: str, evidence: Mapping[str, Sequence[Evidence]], judge: str,
                          whole: bool = True) -> SupportVerdict | None:
     """"supported" when ``claim`` only names a topic and the cited papers' titles name it
@@ -282,16 +292,14 @@ def check_claims(
         keys = tuple(dict.fromkeys(k for k in claim.keys if k and k != "*"))
         joint = [item for key in keys if has_body(items := evidence_of(key)) for item in items]
         verdict = _judge_scoped(judge, name, claim.text, scope, joint, cache)
-        if not joint:  # only titles: enough for a claim that says no more than the papers' topic
-            titled = {key: evidence_of(key) for key in keys}
-            verdict = _title_topic_verdict(claim.text, titled, name) or verdict
+        # titles suffice for a claim that says no more than the papers' topic
+        verdict = _by_titles(verdict, claim.text, {key: evidence_of(key) for key in keys}, name)
         if len(keys) == 1:
             per_key = {keys[0]: verdict}
         else:
             per_key = {key: _judge_scoped(judge, name, claim.text, scope, evidence_of(key), cache)
                        for key in keys}
-            per_key = {key: v if v.label != UNKNOWN else
-                       _title_topic_verdict(claim.text, {key: evidence_of(key)}, name, whole=False) or v
+            per_key = {key: _by_titles(v, claim.text, {key: evidence_of(key)}, name, whole=False)
                        for key, v in per_key.items()}
         without: dict[str, SupportVerdict] = {}
         if leave_one_out and len(keys) > 1 and verdict.label == SUPPORTED:

@@ -2,9 +2,10 @@
 
 "Other work on coreference resolution includes [a, b]" or "A second strand of research deals with
 word alignment [c]" claims nothing of a paper but its subject. A paper's title says its subject,
-so such a claim can be checked against titles when the papers have no abstract (any other claim
-needs the abstract: a title alone is too little). The claim holds when every cited paper's title
-names one of the topic's terms and, together, the titles name every term.
+so such a claim can be checked against titles, whether or not the papers have an abstract (a
+judge reading an abstract may find no claim in "forms a further strand"); any other claim needs
+the abstract: a title alone is too little. The claim holds when every cited paper's title names
+one of the topic's terms and, together, the titles name every term.
 """
 
 from __future__ import annotations

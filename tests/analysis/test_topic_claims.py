@@ -1,13 +1,22 @@
 """Topic claims: sentences that only name what the cited papers are about are checked against titles
-when the papers have no abstract."""
+when the papers have no abstract, or when the judge finds no claim in the abstract."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from relatex.analysis.claims.claim_support import SUPPORTED, UNKNOWN, check_claims
+from relatex.analysis.claims.claim_support import (
+    CONTRADICTED,
+    NOT_ADDRESSED,
+    PARTIALLY_SUPPORTED,
+    SUPPORTED,
+    UNKNOWN,
+    SupportVerdict,
+    check_claims,
+)
 from relatex.analysis.claims.evidence import Evidence, paper_evidence
 from relatex.analysis.claims.topic_claims import names_term, titles_name_topic, topic_terms
 from relatex.analysis.latex.project_model import Claim
@@ -106,3 +115,35 @@ def test_papers_with_an_abstract_are_still_judged_by_the_judge() -> None:
     judge = KeywordJudge()
     [result] = check_claims([_claim("Other work on tagger includes.", "tagger", "luo")], _evidence, judge)
     assert judge.calls and result.verdict.judge == "keyword/1"
+
+
+class _FixedJudge:
+    """A judge that gives one label to every claim (a model that finds no claim in a topic sentence)."""
+
+    judge_id = "fixed/1"
+
+    def __init__(self, label: str) -> None:
+        self.label = label
+
+    def judge(self, claim: str, evidence: Sequence[Evidence]) -> SupportVerdict:
+        return SupportVerdict(self.label, 0.1, evidence[0].sentence, evidence[0].paper_key, self.judge_id)
+
+
+def _with_abstract(key: str) -> tuple[Evidence, ...]:
+    abstract = "We present a model and evaluate it on two benchmarks, with gains in accuracy."
+    return paper_evidence(key, f"id:{key}", abstract, title=TITLES[key])
+
+
+def test_a_topic_its_titles_name_holds_even_where_the_judge_finds_no_claim_in_the_abstract() -> None:
+    topic = _claim("A second strand of research deals with coreference resolution.", "luo", "yang")
+    [result] = check_claims([topic], _with_abstract, _FixedJudge(NOT_ADDRESSED))
+    assert result.verdict.label == SUPPORTED and result.verdict.judge == "fixed/1+titles"
+    assert {k: v.label for k, v in result.per_key.items()} == {"luo": SUPPORTED, "yang": SUPPORTED}
+    # a title that does not name the topic, a claim saying more, a contradiction: the judge's verdict
+    off_topic = _claim("A second strand of research deals with coreference resolution.", "luo", "schmid")
+    more = _claim("Luo et al. show that coreference resolution needs a twin model.", "luo")
+    results = check_claims([off_topic, more], _with_abstract, _FixedJudge(PARTIALLY_SUPPORTED))
+    assert [r.verdict.label for r in results] == [PARTIALLY_SUPPORTED, PARTIALLY_SUPPORTED]
+    assert results[0].per_key["schmid"].label == PARTIALLY_SUPPORTED
+    [contradicted] = check_claims([topic], _with_abstract, _FixedJudge(CONTRADICTED))
+    assert contradicted.verdict.label == CONTRADICTED
