@@ -22,6 +22,7 @@ from relatex.analysis.claims.claim_support import (
     CONTRADICTED,
     NOT_ADDRESSED,
     PARTIALLY_SUPPORTED,
+    SUPPORTED,
     SupportJudge,
     SupportVerdict,
     check_claims,
@@ -178,13 +179,16 @@ def _cited_only_in(text: str, start: int, end: int, keys: Sequence[str]) -> list
 def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[str], tuple[Evidence, ...]],
                           report: GateReport) -> str:
     """Each citation list without the papers that, judged alone, do not address the sentence
-    ("A first line of work concerns X \\citep{a,b,c}" keeps only the papers about X); a list
-    none of whose papers passes is left to the sentence-level gate. A paper taken out that the
-    section cites nowhere else stays in its paragraph's "See also" pointers."""
+    ("A first line of work concerns X \\citep{a,b,c}" keeps only the papers about X), or, where
+    the papers together do not support it, without those that alone do not support it fully; a
+    list none of whose papers passes is left to the sentence-level gate. A paper taken out that
+    the section cites nowhere else stays in its paragraph's "See also" pointers."""
     edits: list[tuple[int, int, str, list[str]]] = []
     for result in check_claims(section_claims(text), evidence, judge):
         keys = result.claim.keys
         failing = [k for k in keys if result.per_key.get(k) is not None and result.per_key[k].label in WARNING_LABELS]
+        if not failing and result.verdict.label != SUPPORTED:  # "partially supported" together
+            failing = [k for k in keys if result.per_key.get(k) is None or result.per_key[k].label != SUPPORTED]
         if len(keys) < 2 or not failing or len(failing) == len(keys):
             continue
         start, end = result.claim.cite_start, result.claim.cite_end

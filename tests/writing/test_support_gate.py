@@ -5,7 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from relatex.analysis.claims.claim_support import NOT_ADDRESSED, SUPPORTED, SupportVerdict, check_claims
+from relatex.analysis.claims.claim_support import (
+    NOT_ADDRESSED,
+    PARTIALLY_SUPPORTED,
+    SUPPORTED,
+    SupportVerdict,
+    check_claims,
+)
 from relatex.analysis.claims.evidence import Evidence
 from relatex.analysis.claims.offline_judge import OfflineSupportJudge
 from relatex.analysis.latex.project_model import LatexProject
@@ -105,6 +111,30 @@ def test_a_citation_list_loses_the_papers_that_do_not_support_it(tmp_path: Path,
     cited_too = f"{text} \\citet{{k5}} write the related-work section of a scientific paper."
     gated, _ = gate_section(cited_too, plan.papers, WordJudge())
     assert "See also" not in gated and f"{title} \\citep{{k0}}." in gated
+
+
+class _OnePaperJudge:
+    """Fully supports a claim on the evidence of paper ``k0`` alone, partly on any other evidence."""
+
+    judge_id = "one-paper"
+
+    def judge(self, claim: str, evidence: Sequence[Evidence]) -> SupportVerdict:
+        alone = {e.paper_key for e in evidence} == {"k0"}
+        return SupportVerdict(SUPPORTED if alone else PARTIALLY_SUPPORTED, 0.9 if alone else 0.4, None, None,
+                              self.judge_id)
+
+
+def test_a_list_only_partly_supported_together_keeps_the_papers_that_support_it_alone(
+        tmp_path: Path, records: list[PaperRecord]) -> None:
+    project, _ = make_project(tmp_path)
+    plan = build_plan(project, make_selection(records), {r.id: f"k{i}" for i, r in enumerate(records)})
+    text = "Term weighting decides what a ranking function rewards \\citep{k0,k5}."
+    gated, report = gate_section(text, plan.papers, _OnePaperJudge())
+    assert gated.startswith("Term weighting decides what a ranking function rewards \\citep{k0}.")
+    assert gated.endswith("See also~\\citep{k5}.") and report.narrowed == 1 and report.uncited == 0
+    # where every paper alone supports it only in part, the list is left to the sentence's gate
+    both = gate_section(text.replace("k0,", "k1,"), plan.papers, _OnePaperJudge())[1]
+    assert both.narrowed == 0
 
 
 def test_a_list_said_without_its_citations_keeps_its_papers_as_pointers(tmp_path: Path,
