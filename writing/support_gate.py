@@ -188,7 +188,8 @@ def narrow_citation_lists(text: str, judge: SupportJudge, evidence: Callable[[st
         keys = result.claim.keys
         failing = [k for k in keys if result.per_key.get(k) is not None and result.per_key[k].label in WARNING_LABELS]
         if not failing and result.verdict.label != SUPPORTED:  # "partially supported" together
-            failing = [k for k in keys if result.per_key.get(k) is None or result.per_key[k].label != SUPPORTED]
+            failing = [k for k in keys
+                       if result.per_key.get(k) is None or result.per_key[k].label != SUPPORTED]
         if len(keys) < 2 or not failing or len(failing) == len(keys):
             continue
         start, end = result.claim.cite_start, result.claim.cite_end
