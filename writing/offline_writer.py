@@ -63,7 +63,6 @@ from relatex.writing.offline_templates import (
     TITLE_PAIRED,
     TITLE_TOPIC,
     TITLE_WORK,
-    TOPIC_CITES,
     TOPIC_FIRST,
     TOPIC_NEXT,
     TOPIC_NEXT_ONE,
@@ -73,7 +72,7 @@ from relatex.writing.offline_templates import (
     see_also,
     with_pointers,
 )
-from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped
+from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped, topic_papers
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
@@ -270,8 +269,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     if fitting:  # papers whose text does not name the label come last, after a bridge ("Further afield, ...")
         briefs = [b for b in briefs if b.key in fitting] + [b for b in briefs if b.key not in fitting]
     bridged = not fitting  # no paper names the label: nothing to bridge from
-    leading = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)[:TOPIC_CITES] \
-        if len(briefs) > 1 else []
+    leading = topic_papers(briefs, fitting, terms) if len(briefs) > 1 else []
     topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(
         TOPIC_NEXT if len(leading) != 1 else TOPIC_NEXT_ONE)  # not "Several studies address X \citep{one}"
     sentences = [topic.format(label=label, cites=_cites(leading))]

@@ -7,11 +7,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from relatex.analysis.claims.topic_claims import names_term
 from relatex.writing.closings import fits_label, join_terms, label_terms, theme_label
+from relatex.writing.offline_templates import TOPIC_CITES
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
 __all__ = ["facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs", "regrouped",
-           "theme_terms"]
+           "theme_terms", "topic_papers"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -128,3 +130,13 @@ def merged_alike(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[Them
         first = labels.index(labels[later])
         merged[first] = replace(merged[first], keys=merged[first].keys + merged[later].keys)
         del merged[later]
+
+
+def topic_papers(briefs: Sequence[PaperBrief], fitting: set[str], terms: Sequence[str]) -> list[PaperBrief]:
+    """The papers a theme's topic sentence cites: its most relevant papers whose text names the
+    label; where no title among them names it, those whose titles do (a title says what a paper is
+    about, so the judge can hold the topic sentence to it), when there are any."""
+    on_label = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)
+    named = [b for b in on_label if any(names_term(b.record.title, term) for term in terms)]
+    leading = on_label[:TOPIC_CITES]
+    return leading if not named or any(b in named for b in leading) else named[:TOPIC_CITES]

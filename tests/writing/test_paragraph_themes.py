@@ -8,7 +8,7 @@ from dataclasses import replace
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.contribution_extract import extract
 from relatex.writing.offline_writer import section_guard, write_offline, write_theme
-from relatex.writing.paragraph_themes import regrouped, theme_terms
+from relatex.writing.paragraph_themes import regrouped, theme_terms, topic_papers
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 
 ABSTRACTS = {
@@ -119,3 +119,19 @@ def test_themes_a_paragraph_would_name_alike_are_written_as_one() -> None:
     # a second term that tells them apart keeps them two paragraphs
     clicks = replace(again, label="ranking, click data", terms=("ranking", "click data"))
     assert len(regrouped(plan, (first, other, clicks))) == 3
+
+
+def test_a_topic_sentence_cites_papers_whose_titles_name_the_label_where_its_first_ones_do_not() -> None:
+    plan = _plan(())
+    label = ["related-work sections"]
+    order = {"rank1": 0.9, "rank2": 0.8, "louvain": 0.7, "rws1": 0.6, "corwa": 0.5}
+    briefs = [replace(plan.papers[k], relevance=r) for k, r in order.items()]
+    # the four most relevant papers (taken as on the label) include one whose title names it: as before
+    assert [b.key for b in topic_papers(briefs, set(order), label)] == ["rank1", "rank2", "louvain", "rws1"]
+    # none of the four does: the papers whose titles name the label are cited instead
+    retitled = replace(briefs[3], record=replace(briefs[3].record, title="Towards automated writing"))
+    briefs[3] = retitled
+    assert [b.key for b in topic_papers(briefs, set(order), label)] == ["corwa"]
+    # no title names it: the most relevant papers, as before
+    first_four = ["rank1", "rank2", "louvain", "rws1"]
+    assert [b.key for b in topic_papers(briefs[:4], set(order), label)] == first_four
