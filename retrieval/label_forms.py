@@ -144,3 +144,11 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
             or not names_a_theme(f"{term} {word}"):
         return term
     return f"{term} {Counter(w for w in after if singular(w) == word).most_common(1)[0][0]}"
+
+
+def written_alone(term: str, texts: Sequence[str]) -> bool:
+    """Whether some text writes ``term`` as words of their own, not only inside a longer token
+    joined by dots ("BiBr.EF.1": a row name of a table in an abstract taken from a PDF)."""
+    words = [re.escape(w) for w in re.split(r"[\s\-]+", term) if w]
+    pattern = re.compile(r"(?<!\w)(?<!\w\.)" + r"[\s\-]+".join(words) + r"(?!\w|\.\w)", re.I)
+    return not words or any(pattern.search(text) for text in texts)

@@ -24,6 +24,7 @@ from relatex.retrieval.label_forms import (
     untagged,
     usual_spellings,
     whole_phrase,
+    written_alone,
 )
 from relatex.retrieval.records import PaperRecord
 
@@ -357,10 +358,10 @@ def as_modifier_of(term: str, texts: Sequence[str]) -> str | None:
 
 
 def _without_modifiers(weighted: Sequence[tuple[str, float]], texts: Sequence[str]) -> list[tuple[str, float]]:
-    """The class's weighted terms with each modifier said with its usual noun, or left out."""
+    """The class's weighted terms, modifiers with their usual noun; none only inside a token ("BiBr.EF.1")."""
     out: list[tuple[str, float]] = []
     for term, weight in weighted:
-        phrase = as_modifier_of(term, texts)
+        phrase = as_modifier_of(term, texts) if written_alone(term, texts) else ""
         if phrase is None:
             out.append((term, weight))
         elif phrase:
