@@ -360,10 +360,12 @@ def test_a_known_name_is_capitalised_in_a_label() -> None:
 def test_a_word_written_only_inside_a_tables_tokens_never_makes_a_label() -> None:
     table = "System BiBr.EF.1 BiBr.EF.2 BiBr.EF.3 BiBr.RE.1 Limited Unlimited 0.8 0.7 baseline of BiBr.EF.1"
     records = {
-        "a": PaperRecord(id="a", title="An evaluation exercise for word alignment", abstract=table, year=2003),
+        "a": PaperRecord(id="a", title="An evaluation exercise for word alignment", abstract=table,
+                         year=2003),
         "b": PaperRecord(id="b", title="Word alignment with bilingual bracketing",
                          abstract="We align words with bilingual bracketing. " + table, year=2003),
-        "c": PaperRecord(id="c", title="Improving word alignment", abstract="Word alignment models.", year=2004),
+        "c": PaperRecord(id="c", title="Improving word alignment", abstract="Word alignment models.",
+                         year=2004),
     }
     [(label, terms)] = label_communities([["a", "b", "c"]], records)
     assert terms and not any("bibr" in term.lower() for term in terms), label
