@@ -21,13 +21,15 @@ def _topic_pattern(template: str) -> str:
     return pattern.replace(re.escape("{cites}"), r"(?: \\citep\{[^{}]*\})?")
 
 
+_TOPICS = tuple(re.compile(_topic_pattern(t)) for t in (*TOPIC_FIRST, TOPIC_SECOND, *TOPIC_NEXT))
+
+
 def paragraph_labels(latex: str) -> list[str]:
     """The label each paragraph's topic sentence names, as written ("" where its first sentence is
     no topic sentence)."""
     out = []
     for paragraph in (p.strip() for p in latex.split("\n\n") if "\\cite" in p):
-        found = next((m for t in (*TOPIC_FIRST, TOPIC_SECOND, *TOPIC_NEXT)
-                      if (m := re.match(_topic_pattern(t), paragraph))), None)
+        found = next((m for topic in _TOPICS if (m := topic.match(paragraph))), None)
         out.append(found.group("label") if found else "")
     return out
 

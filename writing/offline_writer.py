@@ -31,7 +31,6 @@ from relatex.writing.closings import (
     fits_label,
     fitted_label,
     join_terms,
-    label_terms,
     theme_label,
     word_stems,
 )
@@ -72,7 +71,13 @@ from relatex.writing.offline_templates import (
     see_also,
     with_pointers,
 )
-from relatex.writing.paragraph_themes import joint_terms, ordered_briefs, regrouped, topic_papers
+from relatex.writing.paragraph_themes import (
+    ordered_briefs,
+    paragraph_label,
+    paragraph_terms,
+    regrouped,
+    topic_papers,
+)
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
@@ -263,8 +268,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     """One paragraph for one theme (``others``: the first label terms of the section's other themes)."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     briefs = ordered_briefs(theme.keys, plan)
-    terms = joint_terms(label_terms(theme, most=3), briefs, others)
-    label = join_terms(terms) if terms else theme_label(theme)
+    terms = paragraph_terms(theme, briefs, others)
+    label = paragraph_label(terms, theme)
     fitting = {b.key for b in briefs if fits_label(b.record.title, b.record.abstract or "", terms)}
     if fitting:  # papers whose text does not name the label come last, after a bridge ("Further afield, ...")
         briefs = [b for b in briefs if b.key in fitting] + [b for b in briefs if b.key not in fitting]

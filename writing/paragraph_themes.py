@@ -12,8 +12,8 @@ from relatex.writing.closings import fits_label, join_terms, label_terms, theme_
 from relatex.writing.offline_templates import TOPIC_CITES
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs", "regrouped",
-           "theme_terms", "topic_papers"]
+__all__ = ["facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs", "paragraph_label",
+           "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -92,8 +92,14 @@ def facet_kind(term: str, briefs: Sequence[PaperBrief]) -> str:
 def theme_terms(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[list[str]]:
     """The label terms each theme's paragraph is written under (as :func:`write_theme` picks them)."""
     firsts = [theme_label(t, short=True) for t in themes]
-    return [joint_terms(label_terms(t, most=3), ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:])
+    return [paragraph_terms(t, ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:])
             for i, t in enumerate(themes)]
+
+
+def paragraph_terms(theme: ThemeOutline, briefs: Sequence[PaperBrief], others: Sequence[str]) -> list[str]:
+    """The label terms one theme's paragraph is written under, its papers being ``briefs`` and the
+    other themes' first terms ``others`` (:func:`joint_terms`)."""
+    return joint_terms(label_terms(theme, most=3), briefs, others)
 
 
 def regrouped(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOutline]:
@@ -116,13 +122,19 @@ def regrouped(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOu
     return merged_alike(plan, [replace(t, keys=tuple(k)) for t, k in zip(themes, keys, strict=True) if k])
 
 
+def paragraph_label(terms: Sequence[str], theme: ThemeOutline) -> str:
+    """The label a theme's paragraph is written under: its terms (:func:`theme_terms`) joined, else
+    the theme's own label."""
+    return join_terms(terms) if terms else theme_label(theme)
+
+
 def merged_alike(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOutline]:
     """The themes with each one whose paragraph would be written under the same label as an earlier
     theme's (two paragraphs on "coreference resolution": the communities their papers form are not
     something a reader can see) merged into that earlier theme."""
     merged = list(themes)
     while True:
-        labels = [(join_terms(terms) if terms else theme_label(theme)).lower()
+        labels = [paragraph_label(terms, theme).lower()
                   for terms, theme in zip(theme_terms(plan, merged), merged, strict=True)]
         later = next((i for i in range(len(merged)) if labels[i] in labels[:i]), None)
         if later is None:
