@@ -56,6 +56,8 @@ _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "e
 
 _COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
                           "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
+# units of language as the head of a longer term: "work on compound nouns", never "on compound noun"
+_UNIT_HEADS = frozenset({"noun", "verb", "adjective", "adverb", "phrase", "clause", "collocation"})
 
 
 def count_noun_plural(term: str, texts: Sequence[str]) -> str:
@@ -69,7 +71,7 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
         return term
     many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
     plural = " ".join([*words[:-1], many])
-    if head in _COUNT_HEADS:
+    if head in _COUNT_HEADS or (head in _UNIT_HEADS and len(words) > 1):
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
     pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)

@@ -21,6 +21,7 @@ from relatex.analysis.claims.rhetorical_roles import (
     paper_type,
     roled_sentences,
 )
+from relatex.writing.broken_words import truncated_words
 from relatex.writing.contributions import (
     _BAD_RESULT_START,
     CONTRIBUTION,
@@ -188,7 +189,10 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
     kind = paper_type(text, title)
     found: dict[str, object] = {}
     task = method = result = ""
+    broken = truncated_words(f"{title}. {text}")  # "translamodel": never said, so its sentence is left
     for item in roled_sentences(text):
+        if broken.intersection(re.findall(r"[a-z]+", item.text)):
+            continue
         sentence = mask_inner_periods(item.text)
         if not found and item.role != BACKGROUND:
             found = _contribution(sentence, title, max_words, cut_clauses) or {}

@@ -179,6 +179,8 @@ def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("parser", ["A statistical parser for English."]) == "parsers"  # an artefact
     assert count_noun_plural("neural network", []) == "neural networks"  # ends as "work" does, but counts
     assert count_noun_plural("teamwork", ["Teamwork in search."]) == "teamwork"
+    assert count_noun_plural("compound noun", ["compound noun interpretation"]) == "compound nouns"  # a unit
+    assert count_noun_plural("noun", ["noun phrase chunking"]) == "noun"  # alone, a modifier here
     for kept in ("retrieval", "search", "feedback", "summarization", "dense retrieval", "BERT", "networks"):
         assert count_noun_plural(kept, ["retrievals searches feedbacks summarizations BERTs networkss"]) == kept
 

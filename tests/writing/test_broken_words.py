@@ -32,3 +32,18 @@ def test_a_sentence_with_a_broken_word_is_garbled() -> None:
     reason = garbled_reason("\\citet{ding2005machine} develop a statistical matranslation system.")
     assert "matranslation" in reason
     assert garbled_reason("\\citet{ding2005machine} develop a syntax-based statistical system.") == ""
+
+
+def test_a_word_that_lost_its_end_and_was_glued_to_the_next_is_found_and_its_sentence_left() -> None:
+    from relatex.writing.broken_words import truncated_words
+    from relatex.writing.contribution_extract import extract
+
+    title = "A Hierarchical Phrase-Based Model for Statistical Machine Translation"
+    abstract = "We present a statistical phrase-based translamodel that uses phrases that contain subphrases."
+    assert truncated_words(f"{title}. {abstract}") == {"translamodel"}
+    assert "translamodel" not in extract(abstract, title).phrase
+    assert broken_word("a phrase-based translamodel for statistical machine translation") == "translamodel"
+    # real words built of a word's start and another word are not
+    text = "Interpretability and predictable, interpretable models for interaction with translation models."
+    assert truncated_words(text) == frozenset()
+    assert truncated_words("A translation model. Our translationmodel is new.") == frozenset()  # whole word

@@ -87,3 +87,29 @@ def test_a_possessive_keeps_the_capital_its_abstract_gives_it() -> None:
     assert title_subject("The Annotator's Dilemma", "We ask what an annotator does.")[0] == \
         "the annotator's dilemma"
     assert title_subject(title, "Stanford built it. The stanford system.")[0].startswith("stanford's")
+
+
+def test_a_name_keeps_the_capital_its_abstract_gives_it() -> None:
+    title = "Personalized Purchase Prediction of Market Baskets with Wasserstein-Based Sequence Matching"
+    abstract = "Dot products violate the triangle inequality. Here we propose a Wasserstein-based loss."
+    assert title_subject(title, abstract)[0] == \
+        "personalized purchase prediction of market baskets with Wasserstein-based sequence matching"
+    assert "wasserstein" in title_subject(title)[0]  # no abstract to show the name: lower case
+    assert title_subject("Efficient Estimation of Pagerank Values", "We speed up PageRank sums.")[0] == \
+        "efficient estimation of PageRank values"  # spelled as the abstract spells it
+    assert title_subject("Hierarchical Pitman-Yor Processes", "a dependent Pitman-Yor process model")[0] == \
+        "hierarchical Pitman-Yor processes"
+    # a common word, the title copied into its abstract, a Title-Case run, or a lower-case use: no name
+    assert title_subject("Analysis of Design Practice", "We present the Analysis of design practice.")[0] == \
+        "an analysis of design practice"
+    assert title_subject("A Tangible System for Children's Storytelling",
+                         "We built a tangible system for children's Storytelling in schools.")[0] == \
+        "a tangible system for children's storytelling"
+    assert title_subject("Kernel Methods for Graphs", "We use the Kronecker Product Kernel here.")[0] == \
+        "kernel methods for graphs"
+    assert "wasserstein" in title_subject(title, "a Wasserstein-based loss and a wasserstein distance")[0]
+
+
+def test_a_comma_without_its_space_in_a_title_is_read_as_a_comma() -> None:
+    assert title_subject("A Phrase-Based,Joint Probability Model For Statistical Machine Translation")[0] == \
+        "a phrase-based, joint probability model for statistical machine translation"
