@@ -71,7 +71,9 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
         return term
     many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
     plural = " ".join([*words[:-1], many])
-    if head in _COUNT_HEADS or (head in _UNIT_HEADS and len(words) > 1):
+    unit = head in _UNIT_HEADS and len(words) > 1 and \
+        not any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)  # "base noun phrase"
+    if head in _COUNT_HEADS or unit:
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
     pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)

@@ -344,8 +344,9 @@ _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 
 
 def word_stems(text: str) -> set[str]:
-    """The words of a text by a crude stem (their first five letters; short words whole); a word
-    that redoes an act counts for its base too ("reranking" is about ranking)."""
+    """The words of a text by a crude stem (their first five letters; short words whole, a plural
+    of five letters without its "s"); a word that redoes an act counts for its base too
+    ("reranking" is about ranking)."""
     return set().union(*_stem_sequence(text))
 
 
@@ -353,6 +354,8 @@ def _stem_sequence(text: str) -> list[set[str]]:
     """Each word's stems (see :func:`word_stems`), in the text's order."""
     out = []
     for w in re.findall(r"[a-z0-9]+", text.lower()):
+        if len(w) == 5 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            w = w[:-1]  # "nouns" is about nouns as "noun" is; five letters would keep the "s"
         again = _AGAIN.fullmatch(w)
         out.append({w[:5] if len(w) > 3 else w} | ({again.group(1)[:5]} if again else set()))
     return out

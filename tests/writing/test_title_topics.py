@@ -64,6 +64,12 @@ def test_only_a_redone_act_counts_for_its_base() -> None:
     assert not fits_label("Repeat purchase recommendations", "We found limited research on products.", ["product search"])
 
 
+def test_a_short_plural_fits_its_singular() -> None:
+    assert fits_label("Interpreting compound noun sequences", "", ["compound nouns"])  # "nouns" is about a noun
+    assert fits_label("Modelling users of search engines", "", ["user"])
+    assert fits_label("Class imbalance", "", ["class"]) and fits_label("Topic focus", "", ["focus"])  # no plural
+
+
 def test_the_kind_of_a_paper_is_not_its_subject() -> None:
     assert title_subject("Conversational Search: A Perspective Paper") == ("conversational search", False)
     assert title_subject("Perspective Paper") == ("", False)
