@@ -56,6 +56,7 @@ _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "e
 
 _COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
                           "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
+_IRREGULAR_PLURALS = {"corpus": "corpora", "criterion": "criteria", "phenomenon": "phenomena", "matrix": "matrices"}
 # units of language as the head of a longer term: "work on compound nouns", never "on compound noun"
 _UNIT_HEADS = frozenset({"noun", "verb", "adjective", "adverb", "phrase", "clause", "collocation"})
 
@@ -66,10 +67,12 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     "graphs" and "related entities" are; other terms as they are."""
     words = term.split()
     head = words[-1] if words else ""
-    mass = head.endswith(_MASS_ENDINGS) and head not in _COUNT_HEADS  # "network" ends as "work", but counts
+    counts = head in _COUNT_HEADS or head in _IRREGULAR_PLURALS  # "network" ends as "work", "corpus" as "s"
+    mass = head.endswith(_MASS_ENDINGS) and not counts
     if not head.isalpha() or not head.islower() or mass:
         return term
-    many = head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh")) else "s")
+    many = _IRREGULAR_PLURALS.get(head) or (
+        head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh", "ch")) else "s"))
     plural = " ".join([*words[:-1], many])
     unit = head in _UNIT_HEADS and len(words) > 1 and \
         not any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)  # "base noun phrase"

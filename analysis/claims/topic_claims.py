@@ -44,9 +44,22 @@ def topic_terms(claim: str) -> tuple[str, ...]:
 
 
 def _stems(text: str) -> frozenset[str]:
-    """Content-word stems, hyphenated words split ("cross-language" names "cross language")."""
+    """Content-word stems of the words in the singular, hyphenated words split ("cross-language"
+    names "cross language")."""
     words = (w.lower() for w in _WORD.findall(text))
-    return frozenset(stem(_IRREGULAR.get(w, w)) for w in words if w not in STOPWORDS and len(w) > 1)
+    return frozenset(stem(_singular(_IRREGULAR.get(w, w))) for w in words if w not in STOPWORDS and len(w) > 1)
+
+
+def _singular(word: str) -> str:
+    """``word`` without a plural ending, so that "roles" and "role" share a stem (the stem alone
+    cuts "-es" whole: "rol")."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
 
 
 def names_term(title: str, term: str) -> bool:
