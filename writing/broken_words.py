@@ -57,8 +57,9 @@ def is_broken(word: str) -> bool:
 
 def broken_word(text: str) -> str:
     """The first broken word of ``text`` ("" when there is none)."""
-    truncated = truncated_words(text)
-    return next((w for w in _LONG_WORD.findall(text) if is_broken(w) or w in truncated), "")
+    words = _LONG_WORD.findall(text)
+    truncated = truncated_words(text) if any(len(w) >= 11 for w in words) else frozenset()
+    return next((w for w in words if is_broken(w) or w in truncated), "")
 
 
 def truncated_words(text: str) -> frozenset[str]:

@@ -5,6 +5,7 @@ sentence relates a theme to ("the role of word-eye-fixations for query term pred
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from relatex.analysis.claims.claim_words import STOPWORDS, stem
 from relatex.analysis.claims.term_statistics import default_term_statistics
@@ -276,6 +277,7 @@ def _names_written(topic: str, abstract: str) -> str:
     return re.sub(r"(?<![A-Za-z])[a-z]{3,}(?![A-Za-z'\u2019])", restored, topic) if abstract else topic
 
 
+@lru_cache(maxsize=8192)  # a writer asks again for each template it tries
 def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
     """A paper's title as a noun phrase, and whether it names a work (a paper presents it) rather
     than a subject (a paper studies it); ("", False) when the title reads as neither. A possessive
