@@ -15,7 +15,9 @@ LANGUAGES = frozenset("""english chinese arabic german french spanish japanese h
 PROPER_WORDS = LANGUAGES | frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian
     lagrangian jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook
     google amazon reddit european african american siamese india china japan korea africa europe america
-    germany france spain italy brazil canada australia""".split())
+    germany france spain italy brazil canada australia penn berkeley stanford edinburgh cambridge oxford europarl
+    hansards viterbi kneser ney turing levenshtein jaccard pearson spearman kendall krippendorff dijkstra hilbert
+    wasserstein kullback leibler shannon hawkes gibbs bayes kalman fourier""".split())
 
 _TAGGED = re.compile(r"(?:(?<=[\s\[])|^)[^\s\[\]/]+/[A-Z$][A-Z$0-9]{1,4}(?:/[A-Z$][A-Z$0-9]{1,4})*"
                      r"(?=[\s\]]|$)")

@@ -11,7 +11,7 @@ import re
 
 from relatex.analysis.sentences import split_sentences
 from relatex.retrieval.theme_labels import is_adjective_like
-from relatex.writing.broken_words import broken_word
+from relatex.writing.broken_words import broken_word, split_word
 from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
@@ -176,6 +176,8 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return f"a word broken in the source ('{broken}')"
     if split := _SPLIT_WORD.search(text):  # "an algorithm for anaphora res- olution", "a tree-to tree model"
         return f"a word split apart ('{split.group(0)}')"
+    if split_apart := split_word(text):  # "a syntax-driven ap proach"
+        return f"a word split apart ('{split_apart}')"
     if not _has_main_verb(text) and not verbs.intersection(w.lower() for w in text.split()):
         return "no main verb"
     outside = _RELATIVE_CLAUSE.sub(" ", text)  # "a parser which is competitive in accuracy": its verb is the clause's

@@ -9,14 +9,16 @@ from relatex.writing.sentence_checks import garbled_reason
 
 
 @pytest.mark.parametrize("word", ["matranslation", "toquestion", "theperformance", "wesuccessfully",
-                                  "onstrained", "toenhance", "andinference", "guistic"])
+                                  "onstrained", "toenhance", "andinference", "guistic",
+                                  "transitionbased", "rulebased", "domainspecific", "processinginspired"])
 def test_glued_and_cut_words_are_broken(word: str) -> None:
     assert is_broken(word)
 
 
 @pytest.mark.parametrize("word", ["translation", "unsupervised", "reranking", "subword", "coreference",
                                   "phrasetable", "sensetagged", "nonparametric", "preprocessing", "bilingual",
-                                  "multilingual", "transitionbased"])
+                                  "multilingual", "multilevel", "semisupervised", "interdependent",
+                                  "selfsupervised"])
 def test_real_words_prefixed_words_and_compounds_are_not(word: str) -> None:
     assert not is_broken(word)
 
@@ -47,3 +49,13 @@ def test_a_word_that_lost_its_end_and_was_glued_to_the_next_is_found_and_its_sen
     text = "Interpretability and predictable, interpretable models for interaction with translation models."
     assert truncated_words(text) == frozenset()
     assert truncated_words("A translation model. Our translationmodel is new.") == frozenset()  # whole word
+
+
+def test_a_word_split_in_two_by_a_space_is_found_and_its_sentence_garbled() -> None:
+    from relatex.writing.broken_words import split_word
+
+    assert split_word("a syntax-driven ap proach to parsing") == "ap proach"
+    assert split_word("the sen tences of a corpus") == "sen tences"
+    assert split_word("a new approach to the information flow") == ""  # whole words
+    assert split_word("we use a tree to parse") == ""  # a stop word and a word of its own
+    assert "ap proach" in garbled_reason("\\citet{w} propose a syntax-driven ap proach.")
