@@ -15,9 +15,9 @@ LANGUAGES = frozenset("""english chinese arabic german french spanish japanese h
 PROPER_WORDS = LANGUAGES | frozenset("""bayesian gaussian hessian laplacian euclidean markovian hamiltonian
     lagrangian jacobian boolean markov poisson dirichlet bernoulli zipf monte carlo wikipedia twitter facebook
     google amazon reddit european african american siamese india china japan korea africa europe america
-    germany france spain italy brazil canada australia penn berkeley stanford edinburgh cambridge oxford europarl
-    hansards viterbi kneser ney turing levenshtein jaccard pearson spearman kendall krippendorff dijkstra hilbert
-    wasserstein kullback leibler shannon hawkes gibbs bayes kalman fourier""".split())
+    germany france spain italy brazil canada australia penn berkeley stanford edinburgh cambridge oxford
+    europarl hansards viterbi kneser ney turing levenshtein jaccard pearson spearman kendall krippendorff
+    dijkstra hilbert wasserstein kullback leibler shannon hawkes gibbs bayes kalman fourier""".split())
 
 _TAGGED = re.compile(r"(?:(?<=[\s\[])|^)[^\s\[\]/]+/[A-Z$][A-Z$0-9]{1,4}(?:/[A-Z$][A-Z$0-9]{1,4})*"
                      r"(?=[\s\]]|$)")
@@ -58,7 +58,8 @@ _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "e
 
 _COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
                           "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
-_IRREGULAR_PLURALS = {"corpus": "corpora", "criterion": "criteria", "phenomenon": "phenomena", "matrix": "matrices"}
+_IRREGULAR_PLURALS = {"corpus": "corpora", "criterion": "criteria", "phenomenon": "phenomena",
+                      "matrix": "matrices"}
 # units of language as the head of a longer term: "work on compound nouns", never "on compound noun"
 _UNIT_HEADS = frozenset({"noun", "verb", "adjective", "adverb", "phrase", "clause", "collocation"})
 
@@ -73,11 +74,12 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     mass = head.endswith(_MASS_ENDINGS) and not counts
     if not head.isalpha() or not head.islower() or mass:
         return term
-    many = _IRREGULAR_PLURALS.get(head) or (
-        head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else head + ("es" if head.endswith(("x", "sh", "ch")) else "s"))
+    regular = head + ("es" if head.endswith(("x", "sh", "ch")) else "s")
+    many = _IRREGULAR_PLURALS.get(head) or (head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else regular)
     plural = " ".join([*words[:-1], many])
-    unit = head in _UNIT_HEADS and len(words) > 1 and \
-        not any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)  # "base noun phrase"
+    # "base noun" of "base noun phrase": a piece of a longer term
+    piece = any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)
+    unit = head in _UNIT_HEADS and len(words) > 1 and not piece
     if head in _COUNT_HEADS or unit:
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier

@@ -91,8 +91,14 @@ def _figurative(topic: str) -> bool:
 
 
 def lowered(part: str) -> str:
-    """A title's words lower-cased, except acronyms, names with inner capitals and proper words."""
-    return " ".join(w if keeps_case(w) or _proper(w) else w.lower() for w in part.split())
+    """A title's words lower-cased, except acronyms, names with inner capitals and proper words
+    (in a compound, only its proper parts: "Wasserstein-based", "Arabic-English")."""
+    return " ".join(w if keeps_case(w) else _proper_parts(w) if _proper(w) else w.lower()
+                    for w in part.split())
+
+
+def _proper_parts(word: str) -> str:
+    return "-".join(p if _proper(p) else p.lower() for p in word.split("-"))
 
 
 def _kind_with_subject(title: str) -> str:

@@ -47,7 +47,8 @@ def _stems(text: str) -> frozenset[str]:
     """Content-word stems of the words in the singular, hyphenated words split ("cross-language"
     names "cross language")."""
     words = (w.lower() for w in _WORD.findall(text))
-    return frozenset(stem(_singular(_IRREGULAR.get(w, w))) for w in words if w not in STOPWORDS and len(w) > 1)
+    return frozenset(stem(_singular(_IRREGULAR.get(w, w)))
+                     for w in words if w not in STOPWORDS and len(w) > 1)
 
 
 def _singular(word: str) -> str:
