@@ -270,7 +270,7 @@ def _names_written(topic: str, abstract: str) -> str:
         word = match.group(0)
         if word in STOPWORDS or word in _WORD_PREFIXES or not df or df.get(stem(word), 0) >= _COMMON_DF:
             return word  # "the Analysis of design practice": a common word capitalised is no name
-        found = list(re.finditer(rf"(?<![A-Za-z]){word}(?![A-Za-z])", abstract, re.I))
+        found = list(re.finditer(rf"(?<![A-Za-z0-9]){word}(?![A-Za-z0-9])", abstract, re.I))
         if not found or not all(m.group(0)[:1].isupper() for m in found):
             return word
         in_title = [w.lower() for w in _around(topic, match.start(), match.end())]
@@ -280,7 +280,7 @@ def _names_written(topic: str, abstract: str) -> str:
                 forms = {f.group(0) for f in found}  # "PageRank" as the abstract spells it
                 return forms.pop() if len(forms) == 1 else word.capitalize()
         return word
-    return re.sub(r"(?<![A-Za-z])[a-z]{3,}(?![A-Za-z'\u2019])", restored, topic) if abstract else topic
+    return re.sub(r"(?<![A-Za-z0-9])[a-z]{3,}(?![A-Za-z0-9'\u2019])", restored, topic) if abstract else topic
 
 
 @lru_cache(maxsize=8192)  # a writer asks again for each template it tries

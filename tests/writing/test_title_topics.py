@@ -117,6 +117,8 @@ def test_a_name_keeps_the_capital_its_abstract_gives_it() -> None:
     assert title_subject("Kernel Methods for Graphs", "We use the Kronecker Product Kernel here.")[0] == \
         "kernel methods for graphs"
     assert "sinkhorn" in title_subject(title, "a Sinkhorn-based loss and a sinkhorn distance")[0]
+    assert title_subject("Domain Identification Using Word2Vec", "We train a word2Vec model on news.")[0] == \
+        "domain identification using word2vec"  # no part of a word with a digit
 
 
 def test_a_comma_without_its_space_in_a_title_is_read_as_a_comma() -> None:
