@@ -117,7 +117,7 @@ def test_a_name_keeps_the_capital_its_abstract_gives_it() -> None:
     assert title_subject("Kernel Methods for Graphs", "We use the Kronecker Product Kernel here.")[0] == \
         "kernel methods for graphs"
     assert "sinkhorn" in title_subject(title, "a Sinkhorn-based loss and a sinkhorn distance")[0]
-    assert title_subject("Domain Identification Using Word2Vec", "We train a word2Vec model on news.")[0] == \
+    assert title_subject("Domain Identification Using Word2vec", "We train a word2Vec model on news.")[0] == \
         "domain identification using word2vec"  # no part of a word with a digit
 
 
