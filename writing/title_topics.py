@@ -283,7 +283,8 @@ def _names_written(topic: str, abstract: str) -> str:
     return re.sub(r"(?<![A-Za-z0-9])[a-z]{3,}(?![A-Za-z0-9'\u2019])", restored, topic) if abstract else topic
 
 
-@lru_cache(maxsize=8192)  # a writer asks again for each template it tries
+# a writer asks again for each template it tries; a section reads 100 papers at most
+@lru_cache(maxsize=2048)
 def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
     """A paper's title as a noun phrase, and whether it names a work (a paper presents it) rather
     than a subject (a paper studies it); ("", False) when the title reads as neither. A possessive
