@@ -6,7 +6,9 @@ of the ACM-CR collection, the ACL Anthology and ScisummNet in ``../shared/data``
   titles' noun phrases get their capital back, the most frequent ones, and a random sample of
   the rarer ones to read (``--sample``, seeded);
 - words that lost their end with their line and were glued to the next ("translamodel";
-  ``relatex.writing.broken_words.truncated_words``): every one found.
+  ``relatex.writing.broken_words.truncated_words``): every one found;
+- words split in two by a space ("ap proach"; ``split_word``): the abstracts holding one, the most
+  frequent pairs and a random sample of them.
 
     python bench/abstract_words.py [--sample 70] [--out bench/results/abstract_words.json]
 
@@ -19,34 +21,31 @@ import argparse
 import gzip
 import json
 import random
-import re
+import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
-from relatex.writing import title_topics
-from relatex.writing.broken_words import truncated_words
-
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "bench"))
+
+from build_term_statistics import bib_documents  # noqa: E402
+
+from relatex.writing import title_topics  # noqa: E402
+from relatex.writing.broken_words import split_word, truncated_words  # noqa: E402
+
 DATA = REPO.parent / "shared" / "data"
-_TITLE = re.compile(r"\btitle\s*=\s*[{\"](.*?)[}\"],?\n")
-_ABSTRACT = re.compile(r"\babstract\s*=\s*[{\"](.*?)[}\"],?\n", re.S)
 
 
 def records(data: Path) -> Iterator[tuple[str, str]]:
-    """(title, abstract) of every record with both, from the BibTeX files and ScisummNet."""
+    """(title, abstract) of every record with both, from ScisummNet and the BibTeX files."""
     with gzip.open(data / "scisummnet" / "reference_papers.jsonl.gz", "rt", encoding="utf-8") as fh:
         for line in fh:
             paper = json.loads(line)
             if paper.get("abstract"):
                 yield paper["title"], paper["abstract"]
     for path in (data / "acm-cr" / "acm-dl.bib.gz", data / "acl-anthology" / "anthology+abstracts.bib.gz"):
-        with gzip.open(path, "rt", encoding="utf-8") as fh:
-            text = fh.read()
-        for entry in re.split(r"\n@", text):
-            title, abstract = _TITLE.search(entry), _ABSTRACT.search(entry)
-            if title and abstract:
-                yield re.sub(r"[{}]", "", title.group(1)), abstract.group(1)
+        yield from ((title, abstract) for _, title, abstract in bib_documents(path) if title)
 
 
 def restored_names(title: str, abstract: str) -> list[tuple[str, str]]:
@@ -67,6 +66,7 @@ def main() -> None:
     names: Counter[str] = Counter()
     example: dict[str, str] = {}
     truncated: dict[str, str] = {}
+    splits: Counter[str] = Counter()
     count = 0
     for title, abstract in records(args.data):
         count += 1
@@ -75,6 +75,8 @@ def main() -> None:
             example.setdefault(word, phrase)
         for word in truncated_words(f"{title}. {abstract}"):
             truncated.setdefault(word, title)
+        if split := split_word(abstract):
+            splits[split] += 1
     rare = sorted(w for w, n in names.items() if n <= 2)
     sample = random.Random(args.seed).sample(rare, min(args.sample, len(rare)))
     result = {
@@ -82,14 +84,20 @@ def main() -> None:
         "most_common": [[w, n, example[w]] for w, n in names.most_common(40)],
         "sample_of_rare": [[w, example[w]] for w in sample],
         "truncated_words": [[w, t] for w, t in sorted(truncated.items())],
+        "abstracts_with_a_split_word": sum(splits.values()),
+        "split_words_most_common": splits.most_common(20),
+        "split_words_sample": random.Random(args.seed).sample(sorted(splits), min(args.sample, len(splits))),
     }
     print(f"records with a title and an abstract: {count}")
-    print(f"| names restored | distinct | glued truncated words |\n|---:|---:|---:|\n"
-          f"| {result['names_restored']} | {result['distinct_names']} | {len(truncated)} |")
+    print("| names restored | distinct | glued truncated words | abstracts with a split word |")
+    print("|---:|---:|---:|---:|")
+    print(f"| {result['names_restored']} | {result['distinct_names']} | {len(truncated)} "
+          f"| {result['abstracts_with_a_split_word']} |")
     for word, phrase in result["sample_of_rare"]:
         print(f"  sample: {word:24} {phrase[:80]}")
     for word, title in result["truncated_words"]:
         print(f"  truncated: {word:24} {title[:80]}")
+    print("  split:", ", ".join(result["split_words_sample"]))
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

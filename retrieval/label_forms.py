@@ -77,9 +77,8 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     regular = head + ("es" if head.endswith(("x", "sh", "ch")) else "s")
     many = _IRREGULAR_PLURALS.get(head) or (head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else regular)
     plural = " ".join([*words[:-1], many])
-    # "base noun" of "base noun phrase": a piece of a longer term
-    piece = any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)
-    unit = head in _UNIT_HEADS and len(words) > 1 and not piece
+    unit = head in _UNIT_HEADS and len(words) > 1 and not any(  # "base noun" of "base noun phrase": a piece
+        re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)
     if head in _COUNT_HEADS or unit:
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
