@@ -8,7 +8,10 @@ of the ACM-CR collection, the ACL Anthology and ScisummNet in ``../shared/data``
 - words that lost their end with their line and were glued to the next ("translamodel";
   ``relatex.writing.broken_words.truncated_words``): every one found;
 - words split in two by a space ("ap proach"; ``split_word``): the abstracts holding one, the most
-  frequent pairs and a random sample of them.
+  frequent pairs and a random sample of them;
+- abstracts that are a PDF's debris, not prose (a table, a bibliography page, a page begun
+  mid-sentence; ``relatex.retrieval.abstract_text.debris_reason``), which the writer does not read:
+  how many in each collection, and every one found.
 
     python bench/abstract_words.py [--sample 70] [--out bench/results/abstract_words.json]
 
@@ -31,21 +34,23 @@ sys.path.insert(0, str(REPO / "bench"))
 
 from build_term_statistics import bib_documents  # noqa: E402
 
+from relatex.retrieval.abstract_text import debris_reason  # noqa: E402
 from relatex.writing import title_topics  # noqa: E402
 from relatex.writing.broken_words import split_word, truncated_words  # noqa: E402
 
 DATA = REPO.parent / "shared" / "data"
 
 
-def records(data: Path) -> Iterator[tuple[str, str]]:
-    """(title, abstract) of every record with both, from ScisummNet and the BibTeX files."""
+def records(data: Path) -> Iterator[tuple[str, str, str]]:
+    """(collection, title, abstract) of every record with both, from ScisummNet and the BibTeX files."""
     with gzip.open(data / "scisummnet" / "reference_papers.jsonl.gz", "rt", encoding="utf-8") as fh:
         for line in fh:
             paper = json.loads(line)
             if paper.get("abstract"):
-                yield paper["title"], paper["abstract"]
-    for path in (data / "acm-cr" / "acm-dl.bib.gz", data / "acl-anthology" / "anthology+abstracts.bib.gz"):
-        yield from ((title, abstract) for _, title, abstract in bib_documents(path) if title)
+                yield "scisummnet", paper["title"], paper["abstract"]
+    for name, path in (("acm", data / "acm-cr" / "acm-dl.bib.gz"),
+                       ("acl", data / "acl-anthology" / "anthology+abstracts.bib.gz")):
+        yield from ((name, title, abstract) for _, title, abstract in bib_documents(path) if title)
 
 
 def restored_names(title: str, abstract: str) -> list[tuple[str, str]]:
@@ -67,9 +72,14 @@ def main() -> None:
     example: dict[str, str] = {}
     truncated: dict[str, str] = {}
     splits: Counter[str] = Counter()
+    collections: Counter[str] = Counter()
+    debris: list[list[str]] = []
     count = 0
-    for title, abstract in records(args.data):
+    for collection, title, abstract in records(args.data):
         count += 1
+        collections[collection] += 1
+        if reason := debris_reason(abstract):
+            debris.append([collection, reason, title[:80], " ".join(abstract.split())[:120]])
         for word, phrase in restored_names(title, abstract):
             names[word] += 1
             example.setdefault(word, phrase)
@@ -87,6 +97,8 @@ def main() -> None:
         "abstracts_with_a_split_word": sum(splits.values()),
         "split_words_most_common": splits.most_common(20),
         "split_words_sample": random.Random(args.seed).sample(sorted(splits), min(args.sample, len(splits))),
+        "debris_abstracts": {name: [n, sum(1 for d in debris if d[0] == name)] for name, n in collections.items()},
+        "debris": debris,
     }
     print(f"records with a title and an abstract: {count}")
     print("| names restored | distinct | glued truncated words | abstracts with a split word |")
@@ -98,6 +110,12 @@ def main() -> None:
     for word, title in result["truncated_words"]:
         print(f"  truncated: {word:24} {title[:80]}")
     print("  split:", ", ".join(result["split_words_sample"]))
+    print("| collection | abstracts | debris, not read |")
+    print("|---|---:|---:|")
+    for name, (total, found) in result["debris_abstracts"].items():
+        print(f"| {name} | {total} | {found} |")
+    for name, reason, title, text in debris:
+        print(f"  debris ({name}, {reason}): {title[:50]} :: {text[:70]}")
     args.out.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(f"wrote {args.out}")
 

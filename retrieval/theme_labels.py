@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
+from relatex.retrieval.abstract_text import readable_abstract, readable_text
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
     LANGUAGES,
@@ -378,7 +379,7 @@ def label_communities(
     the noun phrases of its titles where possible; never a term made only of authors' names
     ("hermann ney": abstracts taken from PDFs may begin with their authors)."""
     texts = {
-        c: [untagged(records[i].embedding_text()) for i in members if i in records]
+        c: [untagged(readable_text(records[i])) for i in members if i in records]  # no table's words
         for c, members in enumerate(communities)
     }
     names = {w.lower() for r in records.values() for a in r.authors for w in re.findall(r"[^\W\d_]{2,}", a)}
@@ -388,7 +389,7 @@ def label_communities(
     for c, members in enumerate(communities):
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
-        abstracts = [records[i].abstract or "" for i in members if i in records]
+        abstracts = [readable_abstract(records[i]) for i in members if i in records]
         spellings = {**_NAME_SPELLINGS, **usual_spellings(abstracts)}
         weighted = _without_modifiers(weights.get(c, []), texts[c])
         chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)

@@ -23,6 +23,7 @@ from relatex.analysis.claims.claim_support import SupportJudge
 from relatex.analysis.latex.latex_sanitiser import plain_label
 from relatex.analysis.latex.project_model import LatexProject
 from relatex.analysis.verification.bib_verification import BibVerdict
+from relatex.retrieval.abstract_text import without_debris
 from relatex.retrieval.selection import Selection
 from relatex.writing.bibtex_render import render_entry
 from relatex.writing.citation_keys import KeyIndex, assign_keys
@@ -94,9 +95,11 @@ def build_plan(
     papers: dict[str, PaperBrief] = {}
     for item in selection.papers:
         key = keys[item.record.id]
+        record = without_debris(item.record)  # an abstract that is a PDF's table or bibliography is not read
+        read = item.read_sentences if record is item.record or record.full_text else ()
         papers[key] = PaperBrief(
-            key=key, record=item.record, layer=item.layer, theme=item.theme, relevance=item.relevance,
-            reasons=item.reasons, sentences=reading_sentences(item.record, item.read_sentences, depth),
+            key=key, record=record, layer=item.layer, theme=item.theme, relevance=item.relevance,
+            reasons=item.reasons, sentences=reading_sentences(record, read, depth),
         )
     themes: list[ThemeOutline] = []
     covered: set[str] = set()
