@@ -27,10 +27,11 @@ from relatex.retrieval.abstract_text import without_debris
 from relatex.retrieval.selection import Selection
 from relatex.writing.bibtex_render import render_entry
 from relatex.writing.citation_keys import KeyIndex, assign_keys
+from relatex.writing.copied_sentences import section_without_copies
 from relatex.writing.latex_validator import CITE_COMMAND, cited_keys, validate_latex
 from relatex.writing.llm import LLM, LLMError
 from relatex.writing.offline_rewrites import rewrite_candidates
-from relatex.writing.offline_writer import section_guard, section_without_copies, write_offline
+from relatex.writing.offline_writer import section_guard, write_offline
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan, reading_sentences
 from relatex.writing.srw import WritingCancelled, write_with_llm
 from relatex.writing.support_gate import gate_section

@@ -41,10 +41,11 @@ from relatex.writing.contributions import (
     plural_looking_head,
     shorten,
 )
+from relatex.writing.copied_sentences import without_copied_sentences
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
 from relatex.writing.draft_focus import focus_closing, focus_phrases, focus_relation
-from relatex.writing.latex_validator import cited_keys, escape_prose
+from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
     BRIDGE_AWAY,
     BRIDGE_NEAR,
@@ -69,7 +70,6 @@ from relatex.writing.offline_templates import (
     VERB_NEEDS,
     VERBS,
     see_also,
-    with_pointers,
 )
 from relatex.writing.paragraph_themes import (
     ordered_briefs,
@@ -330,39 +330,6 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
                                       style.pick, used)
                      or focus_relation(focus, short, style.pick, used, topic))
     return " ".join(s for s in sentences if s)
-
-
-def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
-    """The paragraph without any sentence that holds, or starts, a copied run: a run can cross
-    from the end of one sentence into the next ("... scoring functions. In ..."). A paper that only
-    a removed sentence cited stays cited, in the paragraph's "See also" list."""
-    text = " ".join(_kept_sentences(paragraph, guard))
-    lost = [k for k in dict.fromkeys(cited_keys(paragraph)) if k not in set(cited_keys(text))]
-    if not lost:
-        return text
-    return with_pointers(text, 0, lost) if text else see_also(lost)
-
-
-def _kept_sentences(paragraph: str, guard: CopyGuard) -> list[str]:
-    sentences = [s for s in _split(paragraph) if guard.ok(s)]
-    while sentences:
-        hits = guard.copied(" ".join(sentences))
-        if not hits:
-            break
-        start, counted = hits[0][0], 0
-        for index, sentence in enumerate(sentences):
-            counted += len(guard.words(sentence))
-            if counted > start:
-                del sentences[index]
-                break
-    return sentences
-
-
-def section_without_copies(body: str, guard: CopyGuard) -> str:
-    """``body`` with :func:`without_copied_sentences` applied to each paragraph that holds a copied
-    run (others, the marker comment included, are kept byte for byte). Run again after the support
-    gate: a rewritten sentence is checked on its own, not with the sentence that follows it."""
-    return "\n\n".join(without_copied_sentences(p, guard) if guard.copied(p) else p for p in body.split("\n\n"))
 
 
 def section_guard(plan: WritingPlan) -> CopyGuard:

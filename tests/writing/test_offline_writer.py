@@ -234,7 +234,7 @@ def test_a_baselines_gain_is_not_credited_to_the_paper() -> None:
 
 
 def test_a_run_crossing_into_the_next_sentence_is_caught() -> None:
-    from relatex.writing.offline_writer import without_copied_sentences
+    from relatex.writing.copied_sentences import without_copied_sentences
 
     guard = CopyGuard(["we propose a new framework for multivariate scoring functions in which documents"])
     paragraph = (r"One example is a new framework for multivariate scoring functions \citep{a}. In contrast, "
@@ -244,7 +244,8 @@ def test_a_run_crossing_into_the_next_sentence_is_caught() -> None:
 
 
 def test_after_the_gate_a_run_across_sentences_is_removed_and_other_paragraphs_kept_byte_for_byte() -> None:
-    from relatex.writing.offline_writer import OFFLINE_MARKER, section_without_copies
+    from relatex.writing.copied_sentences import section_without_copies
+    from relatex.writing.offline_writer import OFFLINE_MARKER
 
     guard = CopyGuard(["the tool is an implemented system that provides this capability we evaluate it"])
     clean = r"A first line of work concerns query rewriting \citep{a}. \citet{a} present a rewriter."
@@ -653,7 +654,7 @@ def test_a_second_label_term_few_papers_fit_is_dropped_unless_it_tells_two_theme
 
 
 def test_a_paper_whose_sentence_the_copy_rule_removes_stays_cited() -> None:
-    from relatex.writing.offline_writer import without_copied_sentences
+    from relatex.writing.copied_sentences import without_copied_sentences
 
     abstract = "We study bootstrapping taggers using co-training with two taggers that label data for each other."
     guard = CopyGuard([abstract], limit=MAX_COPIED_WORDS)
