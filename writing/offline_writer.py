@@ -81,6 +81,7 @@ from relatex.writing.paragraph_themes import (
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
+from relatex.writing.thin_themes import FoldedTheme, discusses, fold_targets, folds_by_target, list_sentences
 from relatex.writing.title_coverage import leaves_out_title, said_within
 from relatex.writing.title_topics import draft_topic, lowered, title_subject
 
@@ -246,11 +247,6 @@ def _cites(briefs: Sequence[PaperBrief]) -> str:
     return f" \\citep{{{','.join(b.key for b in briefs)}}}" if briefs else ""
 
 
-def list_sentence(label: str, keys: Sequence[str]) -> str:
-    """The papers with nothing sayable beyond their title, in one citation list."""
-    return f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." if keys else ""
-
-
 # words too general to bring a paper near a label ("compare-aggregate model" is not near "matching models")
 _GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and", "for"})
 
@@ -264,8 +260,10 @@ def _bridge(brief: PaperBrief, label: str) -> str:
 
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
-                seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = ()) -> str:
-    """One paragraph for one theme (``others``: the first label terms of the section's other themes)."""
+                seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = (),
+                folded: Sequence[FoldedTheme] = ()) -> str:
+    """One paragraph for one theme (``others``: the first label terms of the section's other themes;
+    ``folded``: thin themes it ends with as citation lists, :mod:`relatex.writing.thin_themes`)."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     briefs = ordered_briefs(theme.keys, plan)
     terms = paragraph_terms(theme, briefs, others)
@@ -321,8 +319,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         leading = [plan.papers[k] for k in listed if k in fitting]
     in_list = [plan.papers[k] for k in listed if k in fitting and k not in {b.key for b in leading}]
     in_list_label = fitted_label(terms, [(b.record.title, b.record.abstract or "") for b in in_list]) or label
-    sentences.append(list_sentence(in_list_label, [b.key for b in in_list]))
-    sentences.append(see_also([k for k in listed if k not in fitting]))
+    sentences.extend(list_sentences(in_list_label, [b.key for b in in_list], folded))
+    sentences.append(see_also([k for k in listed if k not in fitting] + [k for f in folded for k in f.pointed]))
     used = set() if used_closings is None else used_closings
     focus, short, topic = focus_phrases(plan.draft_title), theme_label(theme, short=True), draft_topic(plan.draft_title)
     sentences.append(closing(theme, aspect, style, used, guard, topic=topic)
@@ -339,6 +337,23 @@ def section_guard(plan: WritingPlan) -> CopyGuard:
     return CopyGuard(sources, limit=MAX_COPIED_WORDS)
 
 
+def _folded(plan: WritingPlan, themes: list[ThemeOutline], guard: CopyGuard, contributions: dict[str, Contribution],
+            seed: int) -> tuple[list[ThemeOutline], dict[int, list[FoldedTheme]]]:
+    """The themes still written as paragraphs, and the thin themes each one ends with (by its new
+    index): each theme is first written alone to see whether it discusses a paper."""
+    firsts = [theme_label(t, short=True) for t in themes]
+    drafts, labels = [], []
+    for index, theme in enumerate(themes):
+        others = firsts[:index] + firsts[index + 1:]
+        drafts.append(without_copied_sentences(write_theme(plan, theme, index, guard, contributions, None, seed,
+                                                           set(), others), guard))
+        labels.append(paragraph_label(paragraph_terms(theme, ordered_briefs(theme.keys, plan), others), theme))
+    targets = fold_targets(labels, [not discusses(d) for d in drafts])
+    kept = [i for i in range(len(themes)) if i not in targets]
+    folds = folds_by_target(targets, drafts, labels)
+    return [themes[i] for i in kept], {n: folds[i] for n, i in enumerate(kept) if i in folds}
+
+
 def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = None) -> str:
     """The whole section body: the marker comment, an overview sentence and one paragraph per theme
     (``guard``: the section's :func:`section_guard`, when the caller already built it)."""
@@ -349,6 +364,7 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
     }
     paragraphs = [OFFLINE_MARKER]
     themes = regrouped(plan, [t for t in plan.themes if any(k in plan.papers for k in t.keys)])
+    themes, folds = _folded(plan, themes, guard, contributions, seed)
     aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
     used_closings: set[str] = set()
     if len(themes) > 1:
@@ -361,6 +377,6 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
     for index, theme in enumerate(themes):
         others = firsts[:index] + firsts[index + 1:]
         paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings,
-                                others)
+                                others, folds.get(index, ()))
         paragraphs.append(without_copied_sentences(paragraph, guard))
     return escape_prose("\n\n".join(paragraphs) + "\n")  # phrases of abstracts may hold "%", "&", "_"
