@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.agreement import agree_singular
@@ -130,15 +130,18 @@ def _is_noun_phrase(contribution: Contribution) -> bool:
 
 def _paper_sentence(
     brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
-    style: Style, first_of_layer: bool, bridge: str = "",
+    style: Style, first_of_layer: bool, bridge: str = "", said: Collection[str] = (),
 ) -> str:
     """The sentence introducing one paper; ``bridge`` ("Further afield,") opens it, for the first paper
-    whose text does not name its paragraph's label (the sentence then starts with the citation)."""
+    whose text does not name its paragraph's label (the sentence then starts with the citation).
+    A title subject the paragraph has said already (``said``) is not said again."""
     opening = f"{bridge} " if bridge else ""
     if not contribution.phrase:
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
         topic, work = title_subject(brief.record.title, brief.record.abstract or "")
+        if topic.lower() in said:
+            return ""  # "Automatic labeling of semantic roles is the subject of ..." twice: the list instead
         if topic:
             templates = TITLE_WORK if work else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
@@ -149,6 +152,8 @@ def _paper_sentence(
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
     subject, work = _title_as_subject(brief, contribution)
+    if subject.lower() in said:
+        subject, work = "", True  # the paper by what it does, not by a title subject said already
     if bridge:  # the plain template, which starts with the citation
         text = opening + _sentence(PLAIN[0], brief, contribution, style)
     elif cited:
@@ -184,6 +189,14 @@ def _title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[st
     if not subject or len(subject.split()) > 8 or "," in subject or said_within(contribution.phrase, subject):
         return "", True
     return subject, work
+
+
+def _subjects_said(brief: PaperBrief, text: str) -> set[str]:
+    """The paper's title subjects (as :func:`title_subject` and :func:`_title_as_subject` read them)
+    that ``text`` says."""
+    subject = title_subject(brief.record.title, brief.record.abstract or "")[0]
+    gerund = lowered(" ".join(brief.record.title.split()).rstrip("."))
+    return {s.lower() for s in (subject, gerund) if s and s.lower() in text.lower()}
 
 
 def _finding(contribution: Contribution, style: Style) -> str:
@@ -281,6 +294,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     listed: list[str] = []
     previous: list[PaperBrief] = []
     seen_layers: set[str] = set()
+    subjects: set[str] = set()  # title subjects said, lower-cased
     for brief in briefs:
         if brief.key in grouped:
             continue
@@ -301,16 +315,17 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         def make(c: Contribution, b: PaperBrief = brief, p: list[PaperBrief] = prior, f: bool = first_of_layer,
                  s: Style = style, o: str = opening) -> str:
             state, recent = s.rng.getstate(), list(s.recent)
-            text = _paper_sentence(b, c, p, plan, s, f, o)
+            text = _paper_sentence(b, c, p, plan, s, f, o, subjects)
             s.rng.setstate(state)  # the same choice of template on every shortening attempt
             s.recent[:] = recent
             return text
 
         text, _ = _fit(make, brief, contribution, guard)
-        _paper_sentence(brief, contribution, prior, plan, style, first_of_layer, opening)  # commit the template
+        _paper_sentence(brief, contribution, prior, plan, style, first_of_layer, opening, subjects)  # commit
         if text:
             sentences.append(text)
             previous.append(brief)
+            subjects.update(_subjects_said(brief, text))
             bridged = bridged or bool(opening)  # one bridge per paragraph
         else:
             listed.append(brief.key)

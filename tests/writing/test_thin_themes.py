@@ -91,3 +91,26 @@ def test_a_paper_whose_abstract_is_a_pdf_table_is_written_about_by_its_title(tmp
     assert plan.papers["k0"].record.abstract == records[0].abstract
     latex = generate_related_work(project, bibs, selection).latex
     assert "levenshtein" not in latex.lower() and ".125" not in latex, latex
+
+
+def test_a_title_subject_is_said_once_per_paragraph() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.offline_writer import section_guard, write_theme
+
+    papers = {
+        "gildea2000": ("Automatic Labeling Of Semantic Roles", "We present a system for identifying the semantic "
+                       "relationships filled by constituents of a sentence within a semantic frame."),
+        "litkowski2004": ("Senseval-3 Task: Automatic Labeling Of Semantic Roles", "The task drew ten teams."),
+        "gildea2002": ("Automatic Labeling Of Semantic Roles", "We employ various lexical clustering algorithms to "
+                       "generalize across possible fillers of roles."),
+    }
+    briefs = {k: PaperBrief(key=k, record=PaperRecord(id=k, title=t, abstract=a, year=2002), layer="development")
+              for k, (t, a) in papers.items()}
+    theme = ThemeOutline(id=0, label="semantic roles", terms=("semantic roles",), keys=tuple(papers))
+    plan = WritingPlan(draft_title="Semantic role labeling for question answering", draft_abstract="",
+                       papers=briefs, themes=(theme,), reading_order=tuple(papers), relations={})
+    contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in briefs.items()}
+    for seed in range(6):
+        paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed)
+        assert paragraph.lower().count("automatic labeling of semantic roles") <= 1, paragraph
+        assert all(k in paragraph for k in papers), paragraph
