@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from relatex.analysis.claims.topic_claims import singular
 from relatex.writing.agreement import MODALS, singular_action
 from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
 from relatex.writing.copy_guard import CopyGuard
@@ -344,8 +345,8 @@ _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 
 
 def word_stems(text: str) -> set[str]:
-    """The words of a text by a crude stem (their first five letters; short words whole, a plural
-    of five letters without its "s"); a word that redoes an act counts for its base too
+    """The words of a text by a crude stem (the first five letters of the word in the singular;
+    short words whole); a word that redoes an act counts for its base too
     ("reranking" is about ranking)."""
     return set().union(*_stem_sequence(text))
 
@@ -354,8 +355,7 @@ def _stem_sequence(text: str) -> list[set[str]]:
     """Each word's stems (see :func:`word_stems`), in the text's order."""
     out = []
     for w in re.findall(r"[a-z0-9]+", text.lower()):
-        if len(w) == 5 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
-            w = w[:-1]  # "nouns" is about nouns as "noun" is; five letters would keep the "s"
+        w = singular(w)  # "nouns" is about nouns as "noun" is, "queries" about queries as "query" is
         again = _AGAIN.fullmatch(w)
         out.append({w[:5] if len(w) > 3 else w} | ({again.group(1)[:5]} if again else set()))
     return out

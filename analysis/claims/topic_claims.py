@@ -47,13 +47,21 @@ def _stems(text: str) -> frozenset[str]:
     """Content-word stems of the words in the singular, hyphenated words split ("cross-language"
     names "cross language")."""
     words = (w.lower() for w in _WORD.findall(text))
-    return frozenset(stem(_singular(_IRREGULAR.get(w, w)))
+    return frozenset(stem(singular(w))
                      for w in words if w not in STOPWORDS and len(w) > 1)
 
 
-def _singular(word: str) -> str:
-    """``word`` without a plural ending, so that "roles" and "role" share a stem (the stem alone
-    cuts "-es" whole: "rol")."""
+# words ending in "s" that are no plural of a shorter word ("news" is not "new")
+_NOT_PLURAL = frozenset({"news", "always", "perhaps", "towards", "afterwards", "sometimes", "whereas", "besides",
+                         "lens", "series", "species", "means"})
+
+
+def singular(word: str) -> str:
+    """``word`` (lower case) without a plural ending, so that "roles" and "role" share a stem (the
+    stem alone cuts "-es" whole: "rol"), "queries" and "query" too; "corpora" is "corpus"."""
+    word = _IRREGULAR.get(word, word)
+    if word in _NOT_PLURAL:
+        return word
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
     if word.endswith(("ches", "shes", "xes", "sses", "zes")):

@@ -124,3 +124,13 @@ def test_a_name_keeps_the_capital_its_abstract_gives_it() -> None:
 def test_a_comma_without_its_space_in_a_title_is_read_as_a_comma() -> None:
     assert title_subject("A Phrase-Based,Joint Probability Model For Statistical Machine Translation")[0] == \
         "a phrase-based, joint probability model for statistical machine translation"
+
+
+def test_a_plural_in_ies_or_es_fits_its_singular_and_news_is_no_plural() -> None:
+    from relatex.analysis.claims.topic_claims import singular
+
+    assert fits_label("Query expansion with word embeddings", "", ["queries"])
+    assert fits_label("Learning from user studies", "", ["user study"])
+    assert not fits_label("A new recommendation model", "", ["news recommendation"])
+    assert [singular(w) for w in ("queries", "approaches", "corpora", "news", "analysis", "class")] == [
+        "query", "approach", "corpus", "news", "analysis", "class"]
