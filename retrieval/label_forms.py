@@ -67,7 +67,8 @@ _UNIT_HEADS = frozenset({"noun", "verb", "adjective", "adverb", "phrase", "claus
 def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     """A term whose head is a count noun, in the plural, when the papers use it so (the phrase in the
     plural, or after "a"/"each"): "work on graph" and "approaches to related entity" are not English,
-    "graphs" and "related entities" are; other terms as they are."""
+    "graphs" and "related entities" are; a unit of language the papers write before "phrase" is
+    named as that longer term ("base noun phrases"); other terms as they are."""
     words = term.split()
     head = words[-1] if words else ""
     counts = head in _COUNT_HEADS or head in _IRREGULAR_PLURALS  # "network" ends as "work", "corpus" as "s"
@@ -77,8 +78,9 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     regular = head + ("es" if head.endswith(("x", "sh", "ch")) else "s")
     many = _IRREGULAR_PLURALS.get(head) or (head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else regular)
     plural = " ".join([*words[:-1], many])
-    unit = head in _UNIT_HEADS and len(words) > 1 and not any(  # "base noun" of "base noun phrase": a piece
-        re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts)
+    unit = head in _UNIT_HEADS and len(words) > 1
+    if unit and any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts):
+        return f"{term} phrases"  # "base noun" of "base noun phrase": a piece of the longer term, named whole
     if head in _COUNT_HEADS or unit:
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
