@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from relatex.writing.contributions import VERB_CLASSES
+from relatex.writing.contributions import VERB_CLASSES, plural_head
 
 _VERB_ALT = "|".join(sorted(VERB_CLASSES, key=len, reverse=True))
 
@@ -49,3 +49,18 @@ def singular_action(action: str) -> str:
     if not re.fullmatch(r"[a-z][a-z\-]+", words[i]) or re.search(r"(?:ed|ing|(?<![su])s)$", words[i]):
         return ""  # not a base verb ("address", "discuss" and "focus" are): "we" of a plural verb only
     return agree_singular(" ".join([*words[:i], third_person(words[i]), *words[i + 1:]]))
+
+
+def plural_topic(topic: str) -> bool:
+    """A plural head, or two things joined before any preposition ("coarse-to-fine parsing and
+    discriminative reranking"; not "extraction of entities and relations")."""
+    first = re.split(r"\s(?:of|for|in|on|with|via|by|from|to|using|through|under|at|over|towards|as|into)\s", topic)[0]
+    if ONE_THING_PAIRS.search(first):
+        return plural_head(topic)
+    return plural_head(topic) or (" and " in first and not re.match(r"(?:a|an)\s", topic, re.I))
+
+
+# pairs joined by "and" that name one thing ("divide and conquer is ...")
+ONE_THING_PAIRS = re.compile(r"\b(?:divide and conquer|trial and error|search and rescue|cut and paste|plug and play|"
+                             r"question and answer|publish and subscribe|bag and tag|hide and seek|give and take|"
+                             r"research and development|rise and fall|supply and demand)\b", re.I)

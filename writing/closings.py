@@ -344,6 +344,10 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
 _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 
 
+# words too general to bring a paper near a label ("compare-aggregate model" is not near "matching models")
+GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and", "for"})
+
+
 def word_stems(text: str) -> set[str]:
     """The words of a text by a crude stem (the first five letters of the word in the singular;
     short words whole); a word that redoes an act counts for its base too

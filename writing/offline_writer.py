@@ -19,11 +19,12 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from relatex.analysis.sentences import split_sentences
-from relatex.writing.agreement import agree_singular
+from relatex.writing.agreement import agree_singular, plural_topic
 from relatex.writing.closings import (
+    GENERAL_STEMS,
     Style,
     assign_aspects,
     capitalise,
@@ -145,7 +146,7 @@ def _paper_sentence(
         if topic:
             templates = TITLE_WORK if work else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
-                key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if _plural_topic(topic) else "is",
+                key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if plural_topic(topic) else "is",
                 study="studies" if brief.single_author else "study",
                 present="presents" if brief.single_author else "present")
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
@@ -160,7 +161,7 @@ def _paper_sentence(
         text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
         text = _sentence(TITLE_PAIRED, brief, contribution, style, topic=subject, Topic=capitalise(subject),
-                         is_="are" if _plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is")
+                         is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is")
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
@@ -208,21 +209,6 @@ def _finding(contribution: Contribution, style: Style) -> str:
     return ""
 
 
-def _plural_topic(topic: str) -> bool:
-    """A plural head, or two things joined before any preposition ("coarse-to-fine parsing and
-    discriminative reranking"; not "extraction of entities and relations")."""
-    first = re.split(r"\s(?:of|for|in|on|with|via|by|from|to|using|through|under|at|over|towards|as|into)\s", topic)[0]
-    if _ONE_THING.search(first):
-        return plural_head(topic)
-    return plural_head(topic) or (" and " in first and not re.match(r"(?:a|an)\s", topic, re.I))
-
-
-# pairs joined by "and" that name one thing ("divide and conquer is ...")
-_ONE_THING = re.compile(r"\b(?:divide and conquer|trial and error|search and rescue|cut and paste|plug and play|"
-                        r"question and answer|publish and subscribe|bag and tag|hide and seek|give and take|"
-                        r"research and development|rise and fall|supply and demand)\b", re.I)
-
-
 def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: CopyGuard) -> tuple[str, Contribution]:
     """Build the sentence from the first attempt that copies no run of :data:`MAX_COPIED_WORDS`
     words and reads as a whole sentence; ("", ...) when none does (the paper is then listed)."""
@@ -260,14 +246,10 @@ def _cites(briefs: Sequence[PaperBrief]) -> str:
     return f" \\citep{{{','.join(b.key for b in briefs)}}}" if briefs else ""
 
 
-# words too general to bring a paper near a label ("compare-aggregate model" is not near "matching models")
-_GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and", "for"})
-
-
 def _bridge(brief: PaperBrief, label: str) -> str:
     """The words leading to a paper whose text does not name the paragraph's label: "Further afield,"
     when it shares no word with the label, else "In a related direction,"."""
-    near = (word_stems(label) & word_stems(f"{brief.record.title} {brief.record.abstract or ''}")) - _GENERAL_STEMS
+    near = (word_stems(label) & word_stems(f"{brief.record.title} {brief.record.abstract or ''}")) - GENERAL_STEMS
     return BRIDGE_NEAR if near else BRIDGE_AWAY
 
 
@@ -352,46 +334,55 @@ def section_guard(plan: WritingPlan) -> CopyGuard:
     return CopyGuard(sources, limit=MAX_COPIED_WORDS)
 
 
-def _folded(plan: WritingPlan, themes: list[ThemeOutline], guard: CopyGuard, contributions: dict[str, Contribution],
-            seed: int) -> tuple[list[ThemeOutline], dict[int, list[FoldedTheme]]]:
-    """The themes still written as paragraphs, and the thin themes each one ends with (by its new
-    index): each theme is first written alone to see whether it discusses a paper."""
+def _theme_paragraphs(plan: WritingPlan, themes: Sequence[ThemeOutline], guard: CopyGuard,
+                      contributions: dict[str, Contribution], seed: int,
+                      folds: Mapping[int, Sequence[FoldedTheme]]) -> list[str]:
+    """One paragraph per theme, each ending with the thin themes folded into it (``folds``, by index)."""
+    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
+    used_closings: set[str] = set()
     firsts = [theme_label(t, short=True) for t in themes]
-    drafts, labels = [], []
+    out = []
     for index, theme in enumerate(themes):
         others = firsts[:index] + firsts[index + 1:]
-        drafts.append(without_copied_sentences(write_theme(plan, theme, index, guard, contributions, None, seed,
-                                                           set(), others), guard))
-        labels.append(paragraph_label(paragraph_terms(theme, ordered_briefs(theme.keys, plan), others), theme))
-    targets = fold_targets(labels, [not discusses(d) for d in drafts])
+        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings,
+                                others, folds.get(index, ()))
+        out.append(without_copied_sentences(paragraph, guard))
+    return out
+
+
+def _folded(plan: WritingPlan, themes: list[ThemeOutline], written: Sequence[str]
+            ) -> tuple[list[ThemeOutline], dict[int, list[FoldedTheme]]]:
+    """The themes still written as paragraphs, and the thin themes each one ends with (by its new
+    index), from the paragraphs first ``written`` for all of them."""
+    firsts = [theme_label(t, short=True) for t in themes]
+    labels = [paragraph_label(paragraph_terms(t, ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:]), t)
+              for i, t in enumerate(themes)]
+    targets = fold_targets(labels, [not discusses(p) for p in written])
     kept = [i for i in range(len(themes)) if i not in targets]
-    folds = folds_by_target(targets, drafts, labels)
+    folds = folds_by_target(targets, written, labels)
     return [themes[i] for i in kept], {n: folds[i] for n, i in enumerate(kept) if i in folds}
 
 
 def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = None) -> str:
     """The whole section body: the marker comment, an overview sentence and one paragraph per theme
-    (``guard``: the section's :func:`section_guard`, when the caller already built it)."""
+    (``guard``: the section's :func:`section_guard`, when the caller already built it). A theme
+    that discusses none of its papers is written again as a list in a kindred paragraph
+    (:mod:`relatex.writing.thin_themes`)."""
     guard = guard or section_guard(plan)  # each sentence is fitted against it, then each paragraph checked again
     contributions = {
         key: extract(brief.record.abstract or " ".join(brief.sentences), brief.record.title)
         for key, brief in plan.papers.items()
     }
-    paragraphs = [OFFLINE_MARKER]
     themes = regrouped(plan, [t for t in plan.themes if any(k in plan.papers for k in t.keys)])
-    themes, folds = _folded(plan, themes, guard, contributions, seed)
-    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
-    used_closings: set[str] = set()
+    written = _theme_paragraphs(plan, themes, guard, contributions, seed, {})
+    kept, folds = _folded(plan, themes, written)
+    if folds:  # the section again, without the folded themes' paragraphs
+        themes, written = kept, _theme_paragraphs(plan, kept, guard, contributions, seed, folds)
+    paragraphs = [OFFLINE_MARKER]
     if len(themes) > 1:
         labels = [theme_label(t, short=True) for t in themes[:4]]
         paragraphs.append(
             f"This section reviews prior work on {join_terms(labels)}, in each case moving from "
             "foundational to recent contributions."
         )
-    firsts = [theme_label(t, short=True) for t in themes]
-    for index, theme in enumerate(themes):
-        others = firsts[:index] + firsts[index + 1:]
-        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings,
-                                others, folds.get(index, ()))
-        paragraphs.append(without_copied_sentences(paragraph, guard))
-    return escape_prose("\n\n".join(paragraphs) + "\n")  # phrases of abstracts may hold "%", "&", "_"
+    return escape_prose("\n\n".join([*paragraphs, *written]) + "\n")  # abstracts' phrases may hold "%", "&", "_"

@@ -17,11 +17,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from relatex.analysis.sentences import split_sentences
-from relatex.writing.closings import word_stems
+from relatex.writing.closings import GENERAL_STEMS, word_stems
 from relatex.writing.latex_validator import cited_keys
 
-# stems too general to make two labels kin ("models", "methods", "learning", "systems")
-_GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and", "for"})
 _LIST_OR_POINTER = ("Other work on", "See also")
 
 
@@ -53,7 +51,7 @@ def as_folded(paragraph: str, label: str) -> FoldedTheme:
 
 
 def _content_stems(label: str) -> set[str]:
-    return word_stems(label) - _GENERAL_STEMS
+    return word_stems(label) - GENERAL_STEMS  # "models", "methods" make no kin
 
 
 def _kin(thin_label: str, label: str) -> int:
