@@ -14,6 +14,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from relatex.analysis.claims.topic_claims import singular
@@ -355,14 +356,16 @@ def word_stems(text: str) -> set[str]:
     return set().union(*_stem_sequence(text))
 
 
-def _stem_sequence(text: str) -> list[set[str]]:
-    """Each word's stems (see :func:`word_stems`), in the text's order."""
+@lru_cache(maxsize=4096)
+def _stem_sequence(text: str) -> tuple[frozenset[str], ...]:
+    """Each word's stems (see :func:`word_stems`), in the text's order (memoised: a paper's text is
+    read against every label of its section)."""
     out = []
     for w in re.findall(r"[a-z0-9]+", text.lower()):
         w = singular(w)  # "nouns" is about nouns as "noun" is, "queries" about queries as "query" is
         again = _AGAIN.fullmatch(w)
-        out.append({w[:5] if len(w) > 3 else w} | ({again.group(1)[:5]} if again else set()))
-    return out
+        out.append(frozenset({w[:5] if len(w) > 3 else w} | ({again.group(1)[:5]} if again else set())))
+    return tuple(out)
 
 
 def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
@@ -378,7 +381,7 @@ def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
     return not terms
 
 
-def _said_together(needed: set[str], sequence: Sequence[set[str]], window: int) -> bool:
+def _said_together(needed: set[str], sequence: Sequence[frozenset[str]], window: int) -> bool:
     """Whether every stem of ``needed`` occurs in one run of ``window`` words (anywhere for one stem)."""
     if len(needed) == 1:
         return any(needed <= stems for stems in sequence)

@@ -354,10 +354,13 @@ def _folded(plan: WritingPlan, themes: list[ThemeOutline], written: Sequence[str
             ) -> tuple[list[ThemeOutline], dict[int, list[FoldedTheme]]]:
     """The themes still written as paragraphs, and the thin themes each one ends with (by its new
     index), from the paragraphs first ``written`` for all of them."""
+    thin = [not discusses(p) for p in written]
+    if not any(thin) or all(thin):
+        return themes, {}
     firsts = [theme_label(t, short=True) for t in themes]
     labels = [paragraph_label(paragraph_terms(t, ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:]), t)
               for i, t in enumerate(themes)]
-    targets = fold_targets(labels, [not discusses(p) for p in written])
+    targets = fold_targets(labels, thin)
     kept = [i for i in range(len(themes)) if i not in targets]
     folds = folds_by_target(targets, written, labels)
     return [themes[i] for i in kept], {n: folds[i] for n, i in enumerate(kept) if i in folds}
