@@ -97,7 +97,8 @@ def main() -> None:
         "abstracts_with_a_split_word": sum(splits.values()),
         "split_words_most_common": splits.most_common(20),
         "split_words_sample": random.Random(args.seed).sample(sorted(splits), min(args.sample, len(splits))),
-        "debris_abstracts": {name: [n, sum(1 for d in debris if d[0] == name)] for name, n in collections.items()},
+        "debris_abstracts": {name: [n, sum(1 for d in debris if d[0] == name)]
+                             for name, n in collections.items()},
         "debris": debris,
     }
     print(f"records with a title and an abstract: {count}")

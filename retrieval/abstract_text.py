@@ -17,8 +17,8 @@ from relatex.retrieval.records import PaperRecord
 
 _NUMBER = re.compile(r"[\d.,%()+\-:;=/\[\]]+")
 # marks of a reference list: "Katz, S. M.", "1991. ", "In Proceedings", "pp. 9", "editors,", "23(1):13"
-_REFERENCE = re.compile(r"\b[A-Z][a-z]+,?\s(?:[A-Z]\.\s?)+(?:and\s)?|\b(?:19|20)\d\d[a-z]?\.\s|\bIn\s(?:Proceedings|Proc\.)"
-                        r"|\bpp\.\s?\d|\beditors?,|\d+\(\d+\):\d+")
+_REFERENCE = re.compile(r"\b[A-Z][a-z]+,?\s(?:[A-Z]\.\s?)+(?:and\s)?|\b(?:19|20)\d\d[a-z]?\.\s"
+                        r"|\bIn\s(?:Proceedings|Proc\.)|\bpp\.\s?\d|\beditors?,|\d+\(\d+\):\d+")
 # a text that starts as no abstract does: in a sentence, or inside a reference ("Heights, NY. Katz, ...")
 # ... or with a name written in lower case ("jTLEX is ...", "word2vec") or an ordinal ("2nd Nurse Care ...")
 _SENTENCE_START = re.compile(r"[\"“‘'(\[]?(?:[A-Z]|[a-z]+[A-Z0-9]|\d+(?:st|nd|rd|th)\b)")

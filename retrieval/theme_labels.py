@@ -1,10 +1,9 @@
 """Readable theme labels from c-TF-IDF terms (:mod:`relatex.retrieval.communities` ranks them).
 
-c-TF-IDF ranks the candidates (bigrams with a small prior); :func:`label_terms` then keeps what
-can name a theme: no adjectives ("scientific", "approximate"), generic nouns ("text",
-"elements") or verb forms; terms shared by at least two of the theme's papers; and a word is
-shown as the noun phrase of the titles that holds it ("retrieval" -> "dense passage retrieval"),
-acronyms in their usual spelling ("BM25").
+c-TF-IDF ranks the candidates (bigrams with a small prior); :func:`label_terms` then keeps what can
+name a theme: no adjectives ("scientific", "approximate"), generic nouns ("text", "elements") or verb
+forms; terms shared by at least two of the theme's papers; and a word is shown as the noun phrase of
+the titles that holds it ("retrieval" -> "dense passage retrieval"), acronyms as usual ("BM25").
 """
 
 from __future__ import annotations

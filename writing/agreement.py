@@ -54,13 +54,15 @@ def singular_action(action: str) -> str:
 def plural_topic(topic: str) -> bool:
     """A plural head, or two things joined before any preposition ("coarse-to-fine parsing and
     discriminative reranking"; not "extraction of entities and relations")."""
-    first = re.split(r"\s(?:of|for|in|on|with|via|by|from|to|using|through|under|at|over|towards|as|into)\s", topic)[0]
+    first = re.split(r"\s(?:of|for|in|on|with|via|by|from|to|using|through|under|at|over|towards|as|into)\s",
+                     topic)[0]
     if ONE_THING_PAIRS.search(first):
         return plural_head(topic)
     return plural_head(topic) or (" and " in first and not re.match(r"(?:a|an)\s", topic, re.I))
 
 
 # pairs joined by "and" that name one thing ("divide and conquer is ...")
-ONE_THING_PAIRS = re.compile(r"\b(?:divide and conquer|trial and error|search and rescue|cut and paste|plug and play|"
-                             r"question and answer|publish and subscribe|bag and tag|hide and seek|give and take|"
-                             r"research and development|rise and fall|supply and demand)\b", re.I)
+ONE_THING_PAIRS = re.compile(r"\b(?:divide and conquer|trial and error|search and rescue|cut and paste|"
+                             r"plug and play|question and answer|publish and subscribe|bag and tag|"
+                             r"hide and seek|give and take|research and development|rise and fall|"
+                             r"supply and demand)\b", re.I)

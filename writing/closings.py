@@ -346,7 +346,8 @@ _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 
 
 # words too general to bring a paper near a label ("compare-aggregate model" is not near "matching models")
-GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and", "for"})
+GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", "based", "using", "and",
+                           "for"})
 
 
 def word_stems(text: str) -> set[str]:

@@ -43,4 +43,5 @@ def section_without_copies(body: str, guard: CopyGuard) -> str:
     """``body`` with :func:`without_copied_sentences` applied to each paragraph that holds a copied
     run (others, the marker comment included, are kept byte for byte). Run again after the support
     gate: a rewritten sentence is checked on its own, not with the sentence that follows it."""
-    return "\n\n".join(without_copied_sentences(p, guard) if guard.copied(p) else p for p in body.split("\n\n"))
+    return "\n\n".join(without_copied_sentences(p, guard) if guard.copied(p) else p
+                       for p in body.split("\n\n"))

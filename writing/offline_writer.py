@@ -146,7 +146,8 @@ def _paper_sentence(
         if topic:
             templates = TITLE_WORK if work else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
-                key=brief.key, topic=topic, Topic=capitalise(topic), is_="are" if plural_topic(topic) else "is",
+                key=brief.key, topic=topic, Topic=capitalise(topic),
+                is_="are" if plural_topic(topic) else "is",
                 study="studies" if brief.single_author else "study",
                 present="presents" if brief.single_author else "present")
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
@@ -249,7 +250,8 @@ def _cites(briefs: Sequence[PaperBrief]) -> str:
 def _bridge(brief: PaperBrief, label: str) -> str:
     """The words leading to a paper whose text does not name the paragraph's label: "Further afield,"
     when it shares no word with the label, else "In a related direction,"."""
-    near = (word_stems(label) & word_stems(f"{brief.record.title} {brief.record.abstract or ''}")) - GENERAL_STEMS
+    text = f"{brief.record.title} {brief.record.abstract or ''}"
+    near = (word_stems(label) & word_stems(text)) - GENERAL_STEMS
     return BRIDGE_NEAR if near else BRIDGE_AWAY
 
 
@@ -317,7 +319,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     in_list = [plan.papers[k] for k in listed if k in fitting and k not in {b.key for b in leading}]
     in_list_label = fitted_label(terms, [(b.record.title, b.record.abstract or "") for b in in_list]) or label
     sentences.extend(list_sentences(in_list_label, [b.key for b in in_list], folded))
-    sentences.append(see_also([k for k in listed if k not in fitting] + [k for f in folded for k in f.pointed]))
+    pointed = [k for k in listed if k not in fitting] + [k for f in folded for k in f.pointed]
+    sentences.append(see_also(pointed))
     used = set() if used_closings is None else used_closings
     focus, short, topic = focus_phrases(plan.draft_title), theme_label(theme, short=True), draft_topic(plan.draft_title)
     sentences.append(closing(theme, aspect, style, used, guard, topic=topic)
@@ -344,8 +347,8 @@ def _theme_paragraphs(plan: WritingPlan, themes: Sequence[ThemeOutline], guard: 
     out = []
     for index, theme in enumerate(themes):
         others = firsts[:index] + firsts[index + 1:]
-        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed, used_closings,
-                                others, folds.get(index, ()))
+        paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed,
+                                used_closings, others, folds.get(index, ()))
         out.append(without_copied_sentences(paragraph, guard))
     return out
 
@@ -358,8 +361,8 @@ def _folded(plan: WritingPlan, themes: list[ThemeOutline], written: Sequence[str
     if not any(thin) or all(thin):
         return themes, {}
     firsts = [theme_label(t, short=True) for t in themes]
-    labels = [paragraph_label(paragraph_terms(t, ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:]), t)
-              for i, t in enumerate(themes)]
+    labels = [paragraph_label(paragraph_terms(t, ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:]),
+                              t) for i, t in enumerate(themes)]
     targets = fold_targets(labels, thin)
     kept = [i for i in range(len(themes)) if i not in targets]
     folds = folds_by_target(targets, written, labels)
@@ -388,4 +391,5 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
             f"This section reviews prior work on {join_terms(labels)}, in each case moving from "
             "foundational to recent contributions."
         )
-    return escape_prose("\n\n".join([*paragraphs, *written]) + "\n")  # abstracts' phrases may hold "%", "&", "_"
+    # phrases of abstracts may hold "%", "&", "_"
+    return escape_prose("\n\n".join([*paragraphs, *written]) + "\n")

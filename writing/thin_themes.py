@@ -93,5 +93,7 @@ def list_sentences(own_label: str, own_keys: Sequence[str], folded: Sequence[Fol
     theme, a folded theme written under the same label joining the paragraph's own list."""
     lists: dict[str, list[str]] = {own_label: list(own_keys)} if own_keys else {}
     for theme in folded:
-        lists.setdefault(theme.label, []).extend(k for k in theme.listed if k not in lists.get(theme.label, []))
-    return [f"Other work on {label} includes~\\citep{{{','.join(keys)}}}." for label, keys in lists.items() if keys]
+        keys = lists.setdefault(theme.label, [])
+        keys.extend(k for k in theme.listed if k not in keys)
+    return [f"Other work on {label} includes~\\citep{{{','.join(keys)}}}."
+            for label, keys in lists.items() if keys]

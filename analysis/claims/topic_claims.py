@@ -52,8 +52,8 @@ def _stems(text: str) -> frozenset[str]:
 
 
 # words ending in "s" that are no plural of a shorter word ("news" is not "new")
-_NOT_PLURAL = frozenset({"news", "always", "perhaps", "towards", "afterwards", "sometimes", "whereas", "besides",
-                         "lens", "series", "species", "means"})
+_NOT_PLURAL = frozenset({"news", "always", "perhaps", "towards", "afterwards", "sometimes", "whereas",
+                         "besides", "lens", "series", "species", "means"})
 
 
 def singular(word: str) -> str:

@@ -1,19 +1,20 @@
-"""Abstracts that are a PDF's debris (a table, a bibliography page, a page begun mid-sentence) are not read."""
+"""Abstracts that are a PDF's debris (a table, a bibliography page, a page begun mid-sentence) go
+unread."""
 
 from __future__ import annotations
 
 from relatex.retrieval.abstract_text import debris_reason, readable_abstract, readable_text, without_debris
 from relatex.retrieval.records import PaperRecord
 
-TABLE = ("string date occurrence Local .125 context All .125 word distribution Narrow .125 .083 .083 .083 .125 "
-         "Wide IDF RF Burstiness 1 exact-match accuracy 0.8 0.6 0.4 0.2 4 3 2 1 combo combo minus levenshtein "
-         "0 0 500 1000 1500 2000 protest/N (1) abhorrence/N break/V protest/V")
-BIBLIOGRAPHY = ("Jelinek. 1991. language modeling speech In A. Waibel and K.F. Lee, editors, Readings in Speech "
-                "Recognition, pages 450-506. Katz, S. M. 1987. Estimation of probabilities from sparse data. "
-                "In Proceedings of the ACL, pp. 9-14.")
-MID_SENTENCE = ("with genetic algorithms. Workshop on Empirical Learning of NLP Tasks. K. Koskenniemi, 1983. A "
-                "general computational model for word-form recognition and production. 1994. Tagging text with "
-                "a probabilistic model. Computational Linguistics 20(2):155-171.")
+TABLE = ("string date occurrence Local .125 context All .125 word distribution Narrow .125 .083 .083 "
+         ".083 .125 Wide IDF RF Burstiness 1 exact-match accuracy 0.8 0.6 0.4 0.2 4 3 2 1 combo combo "
+         "minus levenshtein 0 0 500 1000 1500 2000 protest/N (1) abhorrence/N break/V protest/V")
+BIBLIOGRAPHY = ("Jelinek. 1991. language modeling speech In A. Waibel and K.F. Lee, editors, Readings in "
+                "Speech Recognition, pages 450-506. Katz, S. M. 1987. Estimation of probabilities from "
+                "sparse data. In Proceedings of the ACL, pp. 9-14.")
+MID_SENTENCE = ("with genetic algorithms. Workshop on Empirical Learning of NLP Tasks. K. Koskenniemi, 1983. "
+                "A general computational model for word-form recognition and production. 1994. Tagging "
+                "text with a probabilistic model. Computational Linguistics 20(2):155-171.")
 CLEAN = [
     # numbers, but a sentence: a shared-task system description
     "This paper describes our system for SemEval-2021 Task 7, which placed 3rd of 58 teams in subtask 1a "
@@ -27,7 +28,8 @@ CLEAN = [
     # another language
     "Dans cet article, nous présentons un outil modulaire libre pour le résumé automatique de textes et "
     "nous évaluons ses performances sur 3 corpus.",
-    "汉语词语的离合现象是汉语中一种词语可分可合的特殊现象。 本文采用 2 种 字符级 序列标注 方法 解决 问题 1 2 3 4 5 6 7",
+    "汉语词语的离合现象是汉语中一种词语可分可合的特殊现象。 "
+    "本文采用 2 种 字符级 序列标注 方法 解决 问题 1 2 3 4 5 6 7",
     "Too short: 1 2 3 4",
     # a name in lower case, an ordinal: sentences all the same
     "jTLEX is a programming library that provides a Java implementation of the TimeLine EXtraction algorithm "

@@ -381,12 +381,15 @@ def test_a_word_written_only_inside_a_tables_tokens_never_makes_a_label() -> Non
 
 
 def test_a_table_given_as_an_abstract_names_no_theme() -> None:
-    table = ("RANK CRIB. SCR. COMBINED STRING DATE-LOCAL WIDE-COS 1 0.18 protest/N (1) abhorrence/N protest/V "
-             "protest/N protest/N 2 0.19 opening/N (1) protest/N system/N 3 0.24 break/N (1) protest/V 4 0.28 "
-             "mouth/N (1) protest/V 5 0.29 objection/N (1) protest/V protest/V 6 (1) protest/N 7 0.30 protest/N")
+    table = ("RANK CRIB. SCR. COMBINED STRING DATE-LOCAL WIDE-COS 1 0.18 protest/N (1) abhorrence/N "
+             "protest/V protest/N protest/N 2 0.19 opening/N (1) protest/N system/N 3 0.24 break/N (1) "
+             "protest/V 4 0.28 mouth/N (1) protest/V 5 0.29 objection/N (1) protest/V protest/V 6 (1) "
+             "protest/N 7 0.30 protest/N")
     records = {
-        "a": PaperRecord(id="a", title="Inducing translation lexicons via bridge languages", abstract=table),
-        "b": PaperRecord(id="b", title="Pivot language approach for phrase-based translation", abstract=table),
+        "a": PaperRecord(id="a", title="Inducing translation lexicons via bridge languages",
+                         abstract=table),
+        "b": PaperRecord(id="b", title="Pivot language approach for phrase-based translation",
+                         abstract=table),
         "c": PaperRecord(id="c", title="Dense passage retrieval",
                          abstract="Dense passage retrieval for open-domain question answering."),
         "d": PaperRecord(id="d", title="Dense retrieval with hard negatives",
