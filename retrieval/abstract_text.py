@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import lru_cache
 
 from relatex.retrieval.records import PaperRecord
 
@@ -26,6 +27,7 @@ _REFERENCE_START = re.compile(r"[A-Z][a-z]*\.\s|[A-Z]\.\s|[A-Z][a-z]+,\s[A-Z]{1,
 MIN_WORDS = 12  # shorter texts are judged by nothing here
 
 
+@lru_cache(maxsize=4096)  # theme labels read each abstract twice, the writing plan once more
 def debris_reason(abstract: str) -> str:
     """Why ``abstract`` is no prose ("" when it is): a table (a quarter of its words numbers), or
     a text starting mid-sentence or inside a reference that holds numbers or references. Texts in
