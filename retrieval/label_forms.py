@@ -7,6 +7,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from relatex.analysis.claims.topic_claims import IRREGULAR_PLURALS, singular
 from relatex.retrieval.communities import STOPWORDS
 
 LANGUAGES = frozenset("""english chinese arabic german french spanish japanese hindi korean russian czech
@@ -58,8 +59,8 @@ _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "e
 
 _COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
                           "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
-_IRREGULAR_PLURALS = {"corpus": "corpora", "criterion": "criteria", "phenomenon": "phenomena",
-                      "matrix": "matrices"}
+# count nouns among the irregular plurals ("analysis" and "index" are read as mass nouns in a label)
+_IRREGULAR_COUNT = frozenset({"corpus", "criterion", "phenomenon", "matrix"})
 # units of language as the head of a longer term: "work on compound nouns", never "on compound noun"
 _UNIT_HEADS = frozenset({"noun", "verb", "adjective", "adverb", "phrase", "clause", "collocation"})
 
@@ -71,12 +72,13 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     named as that longer term ("base noun phrases"); other terms as they are."""
     words = term.split()
     head = words[-1] if words else ""
-    counts = head in _COUNT_HEADS or head in _IRREGULAR_PLURALS  # "network" ends as "work", "corpus" as "s"
+    counts = head in _COUNT_HEADS or head in _IRREGULAR_COUNT  # "network" ends as "work", "corpus" as "s"
     mass = head.endswith(_MASS_ENDINGS) and not counts
     if not head.isalpha() or not head.islower() or mass:
         return term
     regular = head + ("es" if head.endswith(("x", "sh", "ch")) else "s")
-    many = _IRREGULAR_PLURALS.get(head) or (head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else regular)
+    irregular = IRREGULAR_PLURALS[head] if head in _IRREGULAR_COUNT else ""
+    many = irregular or (head[:-1] + "ies" if re.search(r"[^aeiou]y$", head) else regular)
     plural = " ".join([*words[:-1], many])
     unit = head in _UNIT_HEADS and len(words) > 1
     if unit and any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts):
@@ -147,15 +149,11 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
     after, using = _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)
     if using < 2:
         return term
-
-    def singular(word: str) -> str:
-        return word.lower()[:-1] if len(word) > 3 and word.lower().endswith("s") else word.lower()
-
-    word, count = Counter(singular(w) for w in after).most_common(1)[0]
+    word, count = Counter(singular(w.lower()) for w in after).most_common(1)[0]
     if count < len(after) or not word or word in STOPWORDS or len(word) < 3 \
             or not names_a_theme(f"{term} {word}"):
         return term
-    return f"{term} {Counter(w for w in after if singular(w) == word).most_common(1)[0][0]}"
+    return f"{term} {Counter(w for w in after if singular(w.lower()) == word).most_common(1)[0][0]}"
 
 
 def written_alone(term: str, texts: Sequence[str]) -> bool:

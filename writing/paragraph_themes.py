@@ -128,18 +128,31 @@ def paragraph_label(terms: Sequence[str], theme: ThemeOutline) -> str:
     return join_terms(terms) if terms else theme_label(theme)
 
 
+# a theme of at most this many papers is a weak cluster: it joins an earlier theme whose label says
+# all it says
+WEAK_THEME_PAPERS = 4
+
+
 def merged_alike(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[ThemeOutline]:
     """The themes with each one whose paragraph would be written under the same label as an earlier
-    theme's (two paragraphs on "coreference resolution": the communities their papers form are not
-    something a reader can see) merged into that earlier theme."""
+    theme's merged into that earlier theme (two paragraphs on "coreference resolution": the
+    communities their papers form are not something a reader can see), and each weak one (at most
+    :data:`WEAK_THEME_PAPERS` papers) whose label names the earlier one's first term and no term
+    that the earlier one does not ("statistical machine translation" after "statistical machine
+    translation and grammars"; not after "word sense disambiguation and statistical machine
+    translation": that topic sentence would name word sense disambiguation for its papers). A larger
+    theme stays its own paragraph: merged, it would make one paragraph of some twenty papers."""
     merged = list(themes)
     while True:
-        labels = [paragraph_label(terms, theme).lower()
-                  for terms, theme in zip(theme_terms(plan, merged), merged, strict=True)]
-        later = next((i for i in range(len(merged)) if labels[i] in labels[:i]), None)
+        shown = [[t.lower() for t in terms] or [theme_label(theme).lower()]
+                 for terms, theme in zip(theme_terms(plan, merged), merged, strict=True)]
+        named = [frozenset(terms) for terms in shown]
+        pairs = ((i, j) for i in range(len(merged)) for j in range(i)
+                 if named[i] == named[j] or shown[j][0] in named[i] and named[i] < named[j]
+                 and len(merged[i].keys) <= WEAK_THEME_PAPERS)
+        later, first = next(pairs, (None, 0))
         if later is None:
             return merged
-        first = labels.index(labels[later])
         merged[first] = replace(merged[first], keys=merged[first].keys + merged[later].keys)
         del merged[later]
 
@@ -147,8 +160,13 @@ def merged_alike(plan: WritingPlan, themes: Sequence[ThemeOutline]) -> list[Them
 def topic_papers(briefs: Sequence[PaperBrief], fitting: set[str], terms: Sequence[str]) -> list[PaperBrief]:
     """The papers a theme's topic sentence cites: its most relevant papers whose text names the
     label; where no title among them names it, those whose titles do (a title says what a paper is
-    about, so the judge can hold the topic sentence to it), when there are any."""
+    about, so the judge can hold the topic sentence to it), when there are any; where none of those
+    has an abstract, the most relevant that have one, when there are any."""
     on_label = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)
     named = [b for b in on_label if any(names_term(b.record.title, term) for term in terms)]
     leading = on_label[:TOPIC_CITES]
-    return leading if not named or any(b in named for b in leading) else named[:TOPIC_CITES]
+    chosen = leading if not named or any(b in named for b in leading) else named[:TOPIC_CITES]
+    if any(b.record.abstract for b in chosen):
+        return chosen
+    read = [b for b in on_label if b.record.abstract]  # no judge (nor reader) can hold it to titles alone
+    return read[:TOPIC_CITES] or chosen

@@ -169,7 +169,9 @@ def names_a_span(phrase: str) -> bool:
 
 def draft_topic(title: str) -> str:
     """The draft's title as a noun phrase for a closing sentence ("" when it is not one): the
-    whole title, else the part after or before its colon."""
+    whole title, else the part after or before its colon; an aside in brackets is left out
+    ("Bilingually-Constrained (Monolingual) Shift-Reduce Parsing")."""
+    title = re.sub(r"\s*\([^()]*\)", "", title)
     whole, *halves = _title_parts(title)
     joined = _kind_with_subject(title)  # "X: A Reproducibility Study" -> "a reproducibility study of X"
     for part in [joined, whole, *reversed(halves)]:

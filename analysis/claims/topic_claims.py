@@ -30,7 +30,10 @@ FRAMES: tuple[re.Pattern[str], ...] = (
 )
 _TERM_SPLIT = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
-_IRREGULAR = {"corpora": "corpus", "analyses": "analysis", "indices": "index", "criteria": "criterion"}
+# plurals no ending rule forms, by their singular (label terms are written in the plural with them)
+IRREGULAR_PLURALS = {"corpus": "corpora", "analysis": "analyses", "index": "indices", "criterion": "criteria",
+                     "phenomenon": "phenomena", "matrix": "matrices"}
+_IRREGULAR = {plural: one for one, plural in IRREGULAR_PLURALS.items()}
 
 
 def topic_terms(claim: str) -> tuple[str, ...]:

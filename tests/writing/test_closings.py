@@ -34,6 +34,8 @@ def test_the_draft_title_becomes_a_noun_phrase_or_nothing() -> None:
     assert draft_topic("Syntax-Based Word Alignment for Machine Translation.") == \
         "syntax-based word alignment for machine translation"
     assert draft_topic("Towards Better Search") == ""
+    assert draft_topic("Bilingually-Constrained (Monolingual) Shift-Reduce Parsing") == \
+        "bilingually-constrained shift-reduce parsing"  # the aside is left out, as in the focus phrases
     assert draft_topic("How Do Users Search?") == ""
     assert draft_topic("Supervised Noun Phrase Coreference Research: The First Fifteen Years") == \
         "supervised noun phrase coreference research"  # not "our study of first fifteen years"

@@ -121,6 +121,35 @@ def test_themes_a_paragraph_would_name_alike_are_written_as_one() -> None:
     assert len(regrouped(plan, (first, other, clicks))) == 3
 
 
+COREFERENCE = {"coref1": "Coreference resolution with rules", "coref2": "Rules for coreference resolution",
+               "coref3": "Coreference resolution of pronouns", "coref4": "Coreference resolution in news",
+               "coref5": "Coreference resolution as ranking", "coref6": "Coreference resolution for all",
+               "coref7": "Coreference resolution with graphs"}
+
+
+def test_a_theme_whose_label_names_nothing_an_earlier_label_does_not_joins_that_theme() -> None:
+    base = _plan(())
+    briefs = {key: PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract="", year=2010),
+                              layer="development") for key, title in COREFERENCE.items()}
+    plan = replace(base, papers={**base.papers, **briefs})
+    rules = ThemeOutline(id=0, label="coreference resolution, rules",
+                         terms=("coreference resolution", "rules"), keys=("coref1", "coref2"))
+    other = ThemeOutline(id=1, label="related-work sections", terms=("related-work sections",),
+                         keys=("rws1",))
+    plain = ThemeOutline(id=2, label="coreference resolution", terms=("coreference resolution",),
+                         keys=("coref3",))
+    merged = regrouped(plan, (rules, other, plain))
+    assert [t.keys for t in merged] == [("coref1", "coref2", "coref3"), ("rws1",)]
+    # the earlier, plainer label does not take in a later one that names more
+    assert len(regrouped(plan, (plain, other, rules))) == 3
+    # nor a later one without its first term: "rules" would head a paragraph of papers on coreference
+    ruled = replace(rules, label="rules, coreference resolution", terms=("rules", "coreference resolution"))
+    assert len(regrouped(plan, (ruled, other, plain))) == 3
+    # nor a later one of more papers than a weak theme has
+    many = replace(plain, keys=("coref3", "coref4", "coref5", "coref6", "coref7"))
+    assert len(regrouped(plan, (rules, other, many))) == 3
+
+
 def test_a_topic_sentence_cites_papers_whose_titles_name_the_label_where_its_first_ones_do_not() -> None:
     plan = _plan(())
     label = ["related-work sections"]
@@ -135,3 +164,8 @@ def test_a_topic_sentence_cites_papers_whose_titles_name_the_label_where_its_fir
     # no title names it: the most relevant papers, as before
     first_four = ["rank1", "rank2", "louvain", "rws1"]
     assert [b.key for b in topic_papers(briefs[:4], set(order), label)] == first_four
+    # the chosen papers have titles only: the most relevant with an abstract instead, where there are any
+    titles_only = [replace(b, record=replace(b.record, abstract=None)) for b in briefs[:4]]
+    unnamed = replace(briefs[4], record=replace(briefs[4].record, title="Writing with citations"))
+    assert [b.key for b in topic_papers([*titles_only, unnamed], set(order), label)] == ["corwa"]
+    assert [b.key for b in topic_papers(titles_only, set(order), label)] == first_four  # none has one
