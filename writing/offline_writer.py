@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.agreement import agree_singular, plural_topic
@@ -82,7 +83,7 @@ from relatex.writing.paragraph_themes import (
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
-from relatex.writing.thin_themes import FoldedTheme, discusses, fold_targets, folds_by_target, list_sentences
+from relatex.writing.thin_themes import FoldedTheme, ThemeParagraph, folded_themes, list_sentences
 from relatex.writing.title_coverage import leaves_out_title, said_within
 from relatex.writing.title_topics import draft_topic, lowered, title_subject
 
@@ -258,9 +259,10 @@ def _bridge(brief: PaperBrief, label: str) -> str:
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
                 seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = (),
-                folded: Sequence[FoldedTheme] = ()) -> str:
+                folded: Sequence[FoldedTheme] = ()) -> ThemeParagraph:
     """One paragraph for one theme (``others``: the first label terms of the section's other themes;
-    ``folded``: thin themes it ends with as citation lists, :mod:`relatex.writing.thin_themes`)."""
+    ``folded``: thin themes it ends with as citation lists, :mod:`relatex.writing.thin_themes`), with
+    the theme as the citation list it would be if folded itself."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
     briefs = ordered_briefs(theme.keys, plan)
     terms = paragraph_terms(theme, briefs, others)
@@ -327,7 +329,9 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
                      or focus_closing(focus, short, label, [(b.record.title, b.record.abstract or "") for b in briefs],
                                       style.pick, used)
                      or focus_relation(focus, short, style.pick, used, topic))
-    return " ".join(s for s in sentences if s)
+    listed_keys = tuple(dict.fromkeys(b.key for b in leading + in_list))
+    as_list = FoldedTheme(label, tuple(terms) or (label,), listed_keys, tuple(dict.fromkeys(pointed)))
+    return ThemeParagraph(" ".join(s for s in sentences if s), as_list)
 
 
 def section_guard(plan: WritingPlan) -> CopyGuard:
@@ -339,7 +343,7 @@ def section_guard(plan: WritingPlan) -> CopyGuard:
 
 def _theme_paragraphs(plan: WritingPlan, themes: Sequence[ThemeOutline], guard: CopyGuard,
                       contributions: dict[str, Contribution], seed: int,
-                      folds: Mapping[int, Sequence[FoldedTheme]]) -> list[str]:
+                      folds: Mapping[int, Sequence[FoldedTheme]]) -> list[ThemeParagraph]:
     """One paragraph per theme, each ending with the thin themes folded into it (``folds``, by index)."""
     aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
     used_closings: set[str] = set()
@@ -349,24 +353,8 @@ def _theme_paragraphs(plan: WritingPlan, themes: Sequence[ThemeOutline], guard: 
         others = firsts[:index] + firsts[index + 1:]
         paragraph = write_theme(plan, theme, index, guard, contributions, aspects.get(index), seed,
                                 used_closings, others, folds.get(index, ()))
-        out.append(without_copied_sentences(paragraph, guard))
+        out.append(replace(paragraph, text=without_copied_sentences(paragraph.text, guard)))
     return out
-
-
-def _folded(plan: WritingPlan, themes: list[ThemeOutline], written: Sequence[str]
-            ) -> tuple[list[ThemeOutline], dict[int, list[FoldedTheme]]]:
-    """The themes still written as paragraphs, and the thin themes each one ends with (by its new
-    index), from the paragraphs first ``written`` for all of them."""
-    thin = [not discusses(p) for p in written]
-    if not any(thin) or all(thin):
-        return themes, {}
-    firsts = [theme_label(t, short=True) for t in themes]
-    labels = [paragraph_label(paragraph_terms(t, ordered_briefs(t.keys, plan), firsts[:i] + firsts[i + 1:]),
-                              t) for i, t in enumerate(themes)]
-    targets = fold_targets(labels, thin)
-    kept = [i for i in range(len(themes)) if i not in targets]
-    folds = folds_by_target(targets, written, labels)
-    return [themes[i] for i in kept], {n: folds[i] for n, i in enumerate(kept) if i in folds}
 
 
 def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = None) -> str:
@@ -381,7 +369,7 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
     }
     themes = regrouped(plan, [t for t in plan.themes if any(k in plan.papers for k in t.keys)])
     written = _theme_paragraphs(plan, themes, guard, contributions, seed, {})
-    kept, folds = _folded(plan, themes, written)
+    kept, folds = folded_themes(themes, written)
     if folds:  # the section again, without the folded themes' paragraphs
         themes, written = kept, _theme_paragraphs(plan, kept, guard, contributions, seed, folds)
     paragraphs = [OFFLINE_MARKER]
@@ -392,4 +380,4 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
             "foundational to recent contributions."
         )
     # phrases of abstracts may hold "%", "&", "_"
-    return escape_prose("\n\n".join([*paragraphs, *written]) + "\n")
+    return escape_prose("\n\n".join([*paragraphs, *(p.text for p in written)]) + "\n")

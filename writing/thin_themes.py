@@ -12,25 +12,33 @@ of its own.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from relatex.analysis.sentences import split_sentences
 from relatex.writing.closings import GENERAL_STEMS, word_stems
-from relatex.writing.latex_validator import cited_keys
+from relatex.writing.plan import ThemeOutline
 
 _LIST_OR_POINTER = ("Other work on", "See also")
 
 
 @dataclass(frozen=True)
 class FoldedTheme:
-    """A thin theme as it joins another paragraph: its label, the papers its list sentence cites,
-    and the papers it only pointed to."""
+    """A theme as it would join another paragraph if thin: its label and the terms the label
+    joins, the papers its list sentence would cite, and the papers it only pointed to."""
 
     label: str
+    terms: tuple[str, ...]
     listed: tuple[str, ...]
     pointed: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ThemeParagraph:
+    """A theme's paragraph as written, and the theme as a citation list (:class:`FoldedTheme`)."""
+
+    text: str
+    as_list: FoldedTheme
 
 
 def _sentences(paragraph: str) -> list[str]:
@@ -43,48 +51,41 @@ def discusses(paragraph: str) -> bool:
     return any("\\cite" in s and not s.startswith(_LIST_OR_POINTER) for s in _sentences(paragraph)[1:])
 
 
-def as_folded(paragraph: str, label: str) -> FoldedTheme:
-    """The thin ``paragraph`` (of a theme written under ``label``) as a :class:`FoldedTheme`."""
-    pointed = [k for s in _sentences(paragraph) if s.startswith("See also") for k in cited_keys(s)]
-    listed = [k for k in cited_keys(paragraph) if k not in pointed]
-    return FoldedTheme(label, tuple(dict.fromkeys(listed)), tuple(dict.fromkeys(pointed)))
+def _content_stems(term: str) -> set[str]:
+    return word_stems(term) - GENERAL_STEMS  # "models", "methods" make no kin
 
 
-def _content_stems(label: str) -> set[str]:
-    return word_stems(label) - GENERAL_STEMS  # "models", "methods" make no kin
+def _kin(thin_terms: Sequence[str], terms: Sequence[str]) -> int:
+    """How near a thin theme's label is to another's (each by its terms): the content stems of the
+    other label that a term of the thin one ("coreference resolution" of "metrics and coreference
+    resolution") lies wholly within, 0 when none does ("cross-language information retrieval" is
+    no kin of "cross-lingual textual entailment")."""
+    stems = set().union(*map(_content_stems, terms))
+    return max((len(t) for t in map(_content_stems, thin_terms) if t and t <= stems), default=0)
 
 
-def _kin(thin_label: str, label: str) -> int:
-    """How near a thin theme's label is to another's: the content stems of the other label that
-    a term of the thin one ("coreference resolution" of "metrics and coreference resolution")
-    lies wholly within, 0 when none does ("cross-language information retrieval" is no kin of
-    "cross-lingual textual entailment")."""
-    stems = _content_stems(label)
-    terms = [_content_stems(t) for t in re.split(r",\s*|\s+and\s+", thin_label)]
-    return max((len(t) for t in terms if t and t <= stems), default=0)
-
-
-def fold_targets(labels: Sequence[str], thin: Sequence[bool]) -> dict[int, int]:
-    """For each thin theme (by index), the theme it folds into: of the themes that discuss their
-    papers, the nearest (:func:`_kin`; the earlier on a tie); a thin theme near none is not
-    folded. Nothing is folded when no theme discusses."""
+def fold_targets(terms: Sequence[Sequence[str]], thin: Sequence[bool]) -> dict[int, int]:
+    """For each thin theme (by index; ``terms``: each theme's label terms), the theme it folds into:
+    of the themes that discuss their papers, the nearest (:func:`_kin`; the earlier on a tie); a
+    thin theme near none is not folded. Nothing is folded when no theme discusses."""
     kept = [i for i, t in enumerate(thin) if not t]
     out: dict[int, int] = {}
     for i, is_thin in enumerate(thin):
         if not is_thin:
             continue
-        best = max(((_kin(labels[i], labels[j]), -j) for j in kept), default=(0, 0))
+        best = max(((_kin(terms[i], terms[j]), -j) for j in kept), default=(0, 0))
         if best[0] > 0:
             out[i] = -best[1]
     return out
 
 
-def folds_by_target(targets: Mapping[int, int], drafts: Sequence[str],
-                    labels: Sequence[str]) -> dict[int, list[FoldedTheme]]:
-    """The folded themes each target theme receives, in the section's order."""
+def folds_by_target(targets: Mapping[int, int],
+                    themes: Sequence[FoldedTheme]) -> dict[int, list[FoldedTheme]]:
+    """The folded themes each target theme receives (``themes``: every theme as a list), in the
+    section's order."""
     out: dict[int, list[FoldedTheme]] = {}
     for thin_index, target in sorted(targets.items()):
-        out.setdefault(target, []).append(as_folded(drafts[thin_index], labels[thin_index]))
+        out.setdefault(target, []).append(themes[thin_index])
     return out
 
 
@@ -97,3 +98,17 @@ def list_sentences(own_label: str, own_keys: Sequence[str], folded: Sequence[Fol
         keys.extend(k for k in theme.listed if k not in keys)
     return [f"Other work on {label} includes~\\citep{{{','.join(keys)}}}."
             for label, keys in lists.items() if keys]
+
+
+def folded_themes(themes: list[ThemeOutline], written: Sequence[ThemeParagraph]
+                  ) -> tuple[list[ThemeOutline], dict[int, list[FoldedTheme]]]:
+    """The themes still written as paragraphs, and the thin themes each one ends with (by its new
+    index), from the paragraphs first ``written`` for all of them: a thin theme, one that
+    :func:`discusses` none of its papers, folds into its kindred theme (:func:`fold_targets`)."""
+    thin = [not discusses(p.text) for p in written]
+    if not any(thin) or all(thin):
+        return themes, {}
+    targets = fold_targets([p.as_list.terms for p in written], thin)
+    kept = [i for i in range(len(themes)) if i not in targets]
+    folds = folds_by_target(targets, [p.as_list for p in written])
+    return [themes[i] for i in kept], {n: folds[i] for n, i in enumerate(kept) if i in folds}

@@ -425,7 +425,7 @@ def test_a_topic_sentence_citing_one_paper_never_speaks_of_a_group(tmp_path: Pat
     for seed in range(12):  # "citation recommendation": only k4 names it, k6 does not
         theme = ThemeOutline(id=seed, label="citation recommendation", terms=("citation recommendation",),
                              keys=("k4", "k6"))
-        paragraph = write_theme(plan, theme, 2, section_guard(plan), contributions, None, seed)
+        paragraph = write_theme(plan, theme, 2, section_guard(plan), contributions, None, seed).text
         assert "\\citep{k4}" in paragraph.split(".")[0], paragraph
         openings.add(paragraph.split(" ")[0])
         assert not paragraph.startswith(("Several studies", "Another group of papers")), paragraph

@@ -51,7 +51,7 @@ def test_papers_off_the_label_come_last_after_one_bridge() -> None:
     plan = _plan((theme,))
     contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in plan.papers.items()}
     for seed in range(6):
-        paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed)
+        paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed).text
         order = [m.group(1) for m in re.finditer(r"\\citet\{(\w+)\}", paragraph)]
         assert order.index("louvain") > max(order.index("rank1"), order.index("rank2")), paragraph
         assert paragraph.count("Further afield, ") == 1, paragraph

@@ -8,7 +8,7 @@ from pathlib import Path
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.offline_writer import write_offline
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
-from relatex.writing.thin_themes import FoldedTheme, as_folded, discusses, fold_targets, list_sentences
+from relatex.writing.thin_themes import FoldedTheme, discusses, fold_targets, list_sentences
 
 PAPERS = {
     "ng2002": ("Improving machine learning approaches to coreference resolution",
@@ -35,22 +35,22 @@ def test_a_paragraph_discusses_when_a_later_sentence_cites_beyond_lists() -> Non
     assert discusses(r"Work on X \citep{a,b}. \citet{a} study X. Other work on X includes~\citep{b}.")
     assert not discusses(r"Research on X \citep{a,b} forms a further strand. See also~\citep{c}.")
     assert not discusses(r"Work on X \citep{a}. Other work on Y includes~\citep{b}. Our work differs.")
-    folded = as_folded(r"Research on X \citep{a,b} forms a further strand. See also~\citep{c}.", "X")
-    assert folded == FoldedTheme("X", ("a", "b"), ("c",))
 
 
 def test_thin_themes_fold_into_the_kindred_theme_only() -> None:
-    labels = ["coreference resolution", "dependency parsing", "metrics and coreference resolution",
-              "machine translation", "parsers and dependency parsing"]
+    terms = [["coreference resolution"], ["dependency parsing"], ["metrics", "coreference resolution"],
+             ["machine translation"], ["parsers", "dependency parsing"]]
     thin = [False, False, True, True, True]
-    assert fold_targets(labels, thin) == {2: 0, 4: 1}  # machine translation is near no discussed theme
-    assert fold_targets(labels, [True] * 5) == {}  # nothing discusses: nothing to fold into
-    assert fold_targets(["learning models", "learning methods"], [False, True]) == {}  # general words only
+    assert fold_targets(terms, thin) == {2: 0, 4: 1}  # machine translation is near no discussed theme
+    assert fold_targets(terms, [True] * 5) == {}  # nothing discusses: nothing to fold into
+    general = [["learning models"], ["learning methods"]]
+    assert fold_targets(general, [False, True]) == {}  # general words only
     # a word in common is no kinship: the thin label's term must lie wholly within the other label
-    assert fold_targets(["cross-lingual textual entailment", "cross-language information retrieval"],
+    assert fold_targets([["cross-lingual textual entailment"], ["cross-language information retrieval"]],
                         [False, True]) == {}
-    assert fold_targets(["subjectivity classifiers", "sentiment classification"], [False, True]) == {}
-    same = list_sentences("X", ["a"], [FoldedTheme("X", ("a", "b"), ()), FoldedTheme("Y", ("c",), ())])
+    assert fold_targets([["subjectivity classifiers"], ["sentiment classification"]], [False, True]) == {}
+    lists = [FoldedTheme("X", ("X",), ("a", "b"), ()), FoldedTheme("Y", ("Y",), ("c",), ())]
+    same = list_sentences("X", ["a"], lists)
     assert same == [r"Other work on X includes~\citep{a,b}.", r"Other work on Y includes~\citep{c}."]
 
 
@@ -115,6 +115,27 @@ def test_a_title_subject_is_said_once_per_paragraph() -> None:
                        papers=briefs, themes=(theme,), reading_order=tuple(papers), relations={})
     contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in briefs.items()}
     for seed in range(6):
-        paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed)
+        paragraph = write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed).text
         assert paragraph.lower().count("automatic labeling of semantic roles") <= 1, paragraph
         assert all(k in paragraph for k in papers), paragraph
+
+
+def test_a_thin_theme_as_a_list_cites_what_its_paragraph_cites() -> None:
+    from relatex.analysis.sentences import split_sentences
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.latex_validator import cited_keys
+    from relatex.writing.offline_writer import section_guard, write_theme
+
+    theme = ThemeOutline(id=1, label="metrics and coreference resolution",
+                         terms=("metrics", "coreference resolution"),
+                         keys=("luo2005", "zhao2010", "petrov2008"))
+    plan = _plan((theme,))
+    contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in plan.papers.items()}
+    for seed in range(4):
+        written = write_theme(plan, theme, 2, section_guard(plan), contributions, None, seed)
+        assert not discusses(written.text), written.text
+        sentences = [written.text[a:b] for a, b in split_sentences(written.text)]
+        pointed = [k for s in sentences if s.startswith("See also") for k in cited_keys(s)]
+        assert written.as_list.pointed == tuple(pointed) == ("petrov2008",), written.text
+        assert written.as_list.listed == tuple(k for k in cited_keys(written.text) if k not in pointed)
+        assert written.as_list.terms == ("metrics", "coreference resolution")
