@@ -18,14 +18,13 @@ from functools import lru_cache
 from typing import TypeVar
 
 from relatex.analysis.claims.topic_claims import singular
-from relatex.writing.agreement import MODALS, singular_action
-from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
+from relatex.writing.agreement import singular_action
+from relatex.writing.aspect_compressions import compressions
 from relatex.writing.copy_guard import CopyGuard
-from relatex.writing.draft_aspects import DraftAspect, evaluation_only
+from relatex.writing.draft_aspects import DraftAspect
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_GENERIC
-from relatex.writing.phrase_attempts import purpose_as_gerund
 from relatex.writing.plan import ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import MODIFIER_STARTS, UNSPECIFIC, phrase_complete, vague, well_formed
+from relatex.writing.sentence_checks import well_formed
 from relatex.writing.title_topics import names_an_artefact
 
 T = TypeVar("T")
@@ -88,11 +87,11 @@ def _theme_weights(plan: WritingPlan, theme: ThemeOutline) -> dict[str, float]:
 
 def voices(aspect: DraftAspect) -> list[tuple[str, str, str]]:
     """(subject, words, compression) for each way a closing can say ``aspect``: each compression
-    (:func:`_compressions`, longest first) after its own subject, and for "we" after "our work" with the verb
+    (:func:`compressions`, longest first) after its own subject, and for "we" after "our work" with the verb
     agreeing ("our work analyzes the role of ...": the draft's "we analyze the role of ..." is no
     longer a run of it)."""
     action = aspect.kind == "action"
-    texts = _compressions(aspect.text, action=action)
+    texts = compressions(aspect.text, action=action)
     out: list[tuple[str, str, str]] = []
     for text in texts:  # the longer compression first, whichever subject says it
         out.append((aspect.subject, text, text))
@@ -209,85 +208,6 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
             used.update({f"aspect:{key}", f"aspect:{found.text}"})  # each paragraph relates a different part
             return sentence
     return generic()
-
-
-# prepositions that open a modifier which can go whole ("employs a Transformer [with multi-head
-# self-attention] for feature learning"); "of", "to", "between" open arguments, not modifiers
-_DROPPABLE = frozenset({"with", "via", "using", "through", "by", "over", "across", "under", "from", "within"})
-_NAMING = frozenset({"named", "called", "dubbed", "termed"})
-_MODIFIER_ENDS = MODIFIER_STARTS - {"of", "and"}  # "with [a hybrid of lexical and dense retrieval]" goes whole
-
-
-def _modifier_drops(text: str) -> list[str]:
-    """``text`` with one inner modifier dropped whole, longest result first: a prepositional phrase
-    up to the next preposition ("[with multi-head self-attention]"), or a name given in passing ("a
-    model [named BGCN] for ..."). Each says less than the draft, never something else."""
-    words = text.split()
-    out = []
-    for i in range(2, len(words) - 1):
-        word = words[i].lower()
-        if word not in _DROPPABLE and not (word in _NAMING and i + 2 < len(words)):
-            continue
-        end = next((j for j in range(i + 1, len(words)) if words[j].lower() in _MODIFIER_ENDS), len(words))
-        if word in _NAMING and end > i + 4:
-            continue  # a name runs up to the next preposition ("[called narrative event chains] from ..."): short
-        if any(_verb_like(w) for w in words[i + 1:end]):
-            continue  # "[within BERT can be transferred] to a smaller ranker": a clause, not a modifier
-        if end < len(words) and not words[end - 1].endswith(","):
-            out.append(" ".join(words[:i] + words[end:]))
-    return sorted(out, key=len, reverse=True)
-
-
-def _verb_like(word: str) -> bool:
-    """A verb or participle inside a span ("can", "sorting", "collected"): the span is a clause."""
-    low = word.lower().strip(",;:")
-    return low in AUXILIARIES or low == "according" or (len(low) > 4 and low.endswith(("ing", "ed")))
-
-
-# nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on
-_CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture", "way",
-                         "means", "exploration", "overview", "study", "analysis", "kind", "type", "form"})
-# plural nouns that need to say what of, or in what ("two families", "the major milestones")
-_OF_WHAT = frozenset({"family", "families", "kinds", "types", "forms", "sets", "milestones", "aspects",
-                      "issues", "trends", "advances", "developments", "directions"})
-_CUT_ENDS = frozenset({"so", "thus", "then", "also", "very", "more", "most", "many", "such", "ones", "new"})
-
-
-def _thin_object(action: str) -> bool:
-    """An action whose object is a bare container ("present a list", "surveys the major milestones")
-    or that ends on a word a cut leaves hanging ("optimizes the policy for logging data so")."""
-    words = [w.lower().strip(",;") for w in action.split()]
-    while words and (words[0] in MODALS or words[0].endswith("ly")):
-        words = words[1:]  # "can automatically derive a mixture": the object follows the main verb
-    words = words[1:]
-    content = [w for w in words if w not in UNSPECIFIC and w not in {"an", "a", "the", "of"}]
-    bare = bool(content) and (len(content) == 1 and content[0] in _CONTAINERS | _OF_WHAT
-                              or content[-1] in _OF_WHAT and len(words) <= 3)
-    return bare or (bool(words) and words[-1] in _CUT_ENDS)
-
-
-def _compressions(text: str, action: bool = False) -> list[str]:
-    """The aspect whole, without its asides, its purpose said with a gerund, with one inner
-    modifier dropped, then with its trailing modifiers dropped (cut before a preposition). An
-    action that names only a kind of thing ("present an extensive analysis", what of having been
-    cut), a bare container ("present a list") or only how the work is tested is not said, nor a
-    cut inside a list."""
-    cuts = []
-    for limit in (9, 7, 5):
-        short = shorten(text, limit, cut_clauses=False)
-        rest = text[len(short):].split() if text.startswith(short) else []
-        if rest and rest[0].lower() in MODIFIER_STARTS and len(short.split()) >= 3:
-            cuts.append(short)
-    gerund = purpose_as_gerund(text)  # "a model to estimate X" -> "a model for estimating X"
-    out: list[str] = []
-    for variant in [text, without_asides(text), gerund, *_modifier_drops(text), *_modifier_drops(gerund), *cuts]:
-        thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant) or evaluation_only(variant))
-        # a list cut short: "an analysis of language, relevance, dependency", "X, Y [and Z]"
-        cut_list = "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))
-        listed = variant != text and (variant.count(",") >= 2 or cut_list)
-        if variant not in out and phrase_complete(variant) and not thin and not listed:
-            out.append(variant)
-    return out
 
 
 _LABEL_STOP_START = frozenset({"fine-tune", "fine-tuning", "use", "using", "train", "training", "learn", "improve",

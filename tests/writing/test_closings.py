@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from relatex.writing.closings import Style, _compressions, assign_aspects, closing, sayable, theme_label
+from relatex.writing.aspect_compressions import compressions
+from relatex.writing.closings import Style, assign_aspects, closing, sayable, theme_label
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects, evaluation_only
 from relatex.writing.plan import ThemeOutline, WritingPlan
@@ -135,17 +136,17 @@ def test_how_the_work_is_tested_does_not_set_it_apart() -> None:
 
 def test_a_closing_drops_a_whole_inner_modifier_to_avoid_copying() -> None:
     text = "employs a Transformer with multi-head self-attention for feature learning"
-    assert "employs a Transformer for feature learning" in _compressions(text, action=True)
+    assert "employs a Transformer for feature learning" in compressions(text, action=True)
     text = "retrieves candidate papers from a local knowledge base with a hybrid of lexical and dense retrieval"
-    assert "retrieves candidate papers with a hybrid of lexical and dense retrieval" in _compressions(text, action=True)
+    assert "retrieves candidate papers with a hybrid of lexical and dense retrieval" in compressions(text, action=True)
     assert "propose a graph model for bundle recommendation" in \
-        _compressions("propose a graph model named BGCN for bundle recommendation", action=True)
+        compressions("propose a graph model named BGCN for bundle recommendation", action=True)
     # a name of several words goes whole, up to the next preposition, never its first word alone
-    named = _compressions("propose unsupervised induction of similar schemata called narrative event chains "
+    named = compressions("propose unsupervised induction of similar schemata called narrative event chains "
                           "from raw newswire text", action=True)
     assert "propose unsupervised induction of similar schemata from raw newswire text" in named
     assert not any("schemata event chains" in c for c in named)
-    cut = _compressions("present an extensive analysis of language, relevance, dependency of user utterances in "
+    cut = compressions("present an extensive analysis of language, relevance, dependency of user utterances in "
                         "a multi-turn conversation", action=True)
     assert all("analysis of" in c and not c.endswith("dependency") for c in cut)  # no kind alone, no cut list
 
@@ -175,11 +176,11 @@ def test_the_fields_background_is_no_aspect_of_the_draft() -> None:
 
 def test_a_closing_says_a_purpose_with_a_gerund_and_never_a_bare_container() -> None:
     assert "propose a feedback model for estimating a distribution of terms" in \
-        _compressions("propose a feedback model to estimate a distribution of terms", action=True)
-    assert _compressions("present a list", action=True) == []
-    assert _compressions("can automatically derive a mixture", action=True) == []
-    assert _compressions("show empirically, through experiments", action=True) == []
-    assert _compressions("optimizes the policy for logging data so", action=True) == []
+        compressions("propose a feedback model to estimate a distribution of terms", action=True)
+    assert compressions("present a list", action=True) == []
+    assert compressions("can automatically derive a mixture", action=True) == []
+    assert compressions("show empirically, through experiments", action=True) == []
+    assert compressions("optimizes the policy for logging data so", action=True) == []
 
 
 def test_an_aspect_that_restates_the_theme_is_not_its_closing() -> None:
@@ -286,7 +287,7 @@ def test_an_aim_says_what_the_work_does_and_a_participle_lead_in_is_left_out() -
 
 def test_a_list_is_never_cut_short_to_say_it() -> None:
     text = "unifies user-item interaction, user-bundle interaction and bundle-item affiliation into a graph"
-    assert not any(c.endswith("user-bundle interaction") for c in _compressions(text, action=True))
+    assert not any(c.endswith("user-bundle interaction") for c in compressions(text, action=True))
 
 
 def test_a_name_the_draft_only_uses_is_not_its_artefact() -> None:
@@ -314,9 +315,9 @@ def test_a_survey_says_what_it_surveys() -> None:
 
 
 def test_a_family_without_what_it_is_a_family_of_is_a_thin_object() -> None:
-    assert "analyze two families" not in _compressions("analyze two families of such algorithms", action=True)
+    assert "analyze two families" not in compressions("analyze two families of such algorithms", action=True)
     milestones = "surveys the major milestones in coreference research since its inception"
-    assert "surveys the major milestones" not in _compressions(milestones, action=True)
+    assert "surveys the major milestones" not in compressions(milestones, action=True)
 
 
 BACKGROUND = "Search engines log the clicks of their users. "
