@@ -11,6 +11,7 @@ from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
 from relatex.writing.draft_aspects import evaluation_only
 from relatex.writing.phrase_attempts import purpose_as_gerund
 from relatex.writing.sentence_checks import MODIFIER_STARTS, UNSPECIFIC, phrase_complete, vague
+from relatex.writing.title_topics import ARTEFACT_HEADS
 
 # prepositions that open a modifier which can go whole ("employs a Transformer [with multi-head
 # self-attention] for feature learning"); "of", "to", "between" open arguments, not modifiers
@@ -67,9 +68,75 @@ def _thin_object(action: str) -> bool:
     return bare or (bool(words) and words[-1] in _CUT_ENDS)
 
 
+# words that praise what the draft builds rather than say what it is ("a [novel] transfer network"),
+# and emphasis ("show [specifically] how"): a closing may leave them out and still say what the draft says
+_PRAISE = frozenset({"novel", "new", "generalizable", "effective", "powerful", "elegant", "promising",
+                     "principled", "innovative", "flexible", "simple", "efficient", "robust", "versatile"})
+_EMPHASIS = frozenset({"specifically", "substantially", "significantly", "successfully", "briefly",
+                       "intelligently", "effectively", "greatly", "considerably", "remarkably"})
+# heads a praise word may go before: what is built ("a new dataset"), not whom or what it is for ("new users")
+_BUILT = ARTEFACT_HEADS | {"task", "formulation", "paradigm", "technique", "mechanism", "objective", "loss",
+                           "strategy", "scheme", "procedure", "solution", "resource", "representation"}
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def _article(word: str) -> str:
+    """"a" or "an" before ``word`` ("an approach", "a unified model", "an HMM")."""
+    if len(word) > 1 and word.isupper():
+        return "an" if word[0] in "AEFHILMNORSX" else "a"
+    low = word.lower()
+    vowel = low[:1] in "aeio" or low[:1] == "u" and not low.startswith(("uni", "use", "usa", "usu", "uti"))
+    return "an" if vowel else "a"
+
+
+def without_praise(text: str) -> str:
+    """``text`` without the praise words before the head of a noun phrase naming what is built
+    ("presents TransV, a [novel] Web-to-Voice neural transfer network", the article made to agree)
+    and without emphasis ("show [specifically] how"); ``text`` itself when it has neither."""
+    words = text.split()
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        low = words[i].lower()
+        if low in _EMPHASIS and out:
+            i += 1
+            continue
+        if low.rstrip(",") in _PRAISE and out and out[-1].lower() in _ARTICLES:
+            run = i
+            while run < len(words) and words[run].lower().strip(",") in _PRAISE | _JOINING:
+                run += 1
+            if words[run - 1].lower().strip(",") in _PRAISE and _heads_a_built_thing(words[run:]):
+                if out[-1].lower() != "the":
+                    out[-1] = _article(words[run]) if out[-1].islower() else _article(words[run]).capitalize()
+                i = run
+                continue
+        out.append(words[i])
+        i += 1
+    return " ".join(out)
+
+
+_JOINING = frozenset({"and", "yet", "but", "or"})  # "a simple [yet] effective model"
+
+
+def _heads_a_built_thing(words: list[str]) -> bool:
+    """Whether the noun phrase these words open is headed by what is built ("Web-to-Voice neural
+    transfer network", "task, citation text generation"), its head the last word before a
+    preposition, a clause or a comma."""
+    phrase: list[str] = []
+    for word in words:
+        if word.lower() in MODIFIER_STARTS:
+            break
+        phrase.append(word)
+        if word.endswith((",", ";", ".")):
+            break
+    head = phrase[-1].lower().rstrip(",;.") if phrase else ""
+    return head in _BUILT or head.endswith("s") and head[:-1] in _BUILT
+
+
 def compressions(text: str, action: bool = False) -> list[str]:
-    """The aspect whole, without its asides, its purpose said with a gerund, with one inner
-    modifier dropped, then with its trailing modifiers dropped (cut before a preposition). An
+    """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
+    said with a gerund, with one inner modifier dropped, then with its trailing modifiers dropped
+    (cut before a preposition). An
     action that names only a kind of thing ("present an extensive analysis", what of having been
     cut), a bare container ("present a list") or only how the work is tested is not said, nor a
     cut inside a list."""
@@ -81,7 +148,10 @@ def compressions(text: str, action: bool = False) -> list[str]:
             cuts.append(short)
     gerund = purpose_as_gerund(text)  # "a model to estimate X" -> "a model for estimating X"
     out: list[str] = []
-    for variant in [text, without_asides(text), gerund, *_modifier_drops(text), *_modifier_drops(gerund), *cuts]:
+    plain = without_praise(text)
+    variants = [text, without_asides(text), plain, gerund, *_modifier_drops(text), *_modifier_drops(gerund),
+                *_modifier_drops(plain), *cuts]
+    for variant in variants:
         thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant) or evaluation_only(variant))
         # a list cut short: "an analysis of language, relevance, dependency", "X, Y [and Z]"
         cut_list = "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))

@@ -1,0 +1,45 @@
+"""Shortening what the draft says it does without saying anything else: praise and emphasis left out."""
+
+from __future__ import annotations
+
+from relatex.writing.aspect_compressions import compressions, without_praise
+from relatex.writing.closings import sayable
+from relatex.writing.copy_guard import CopyGuard
+from relatex.writing.draft_aspects import DraftAspect, draft_aspects
+
+
+def test_praise_before_what_is_built_and_emphasis_go_with_the_article_made_to_agree() -> None:
+    assert without_praise("presents TransV, a novel Web-to-Voice neural transfer network") == \
+        "presents TransV, a Web-to-Voice neural transfer network"
+    assert without_praise("proposes a generalizable approach for item list continuation") == \
+        "proposes an approach for item list continuation"
+    assert without_praise("propose a simple yet effective model") == "propose a model"
+    assert without_praise("propose a novel and efficient approach to ranking") == "propose an approach to ranking"
+    assert without_praise("introduce a new task, citation text generation") == \
+        "introduce a task, citation text generation"
+    assert without_praise("present a new HMM tagger") == "present an HMM tagger"
+    assert without_praise("show specifically how to enhance a parser") == "show how to enhance a parser"
+
+
+def test_words_that_say_what_a_thing_is_for_stay() -> None:
+    for kept in ("recommend items to the new users of a platform", "adapt a parser to a new domain",
+                 "propose novel models for ranking", "study new words in tweets", "present a simple"):
+        assert without_praise(kept) == kept
+
+
+def test_a_draft_action_copied_but_for_its_praise_word_can_close_a_paragraph() -> None:
+    abstract = ("User-generated item lists are popular on many platforms. Hence, this paper proposes a "
+                "generalizable approach for user-generated item list continuation.")
+    guard = CopyGuard([abstract])
+    aspect = next(a for a in draft_aspects(abstract) if a.kind == "action")
+    assert aspect.text == "proposes a generalizable approach for user-generated item list continuation"
+    assert not guard.ok(f"our work {aspect.text}")  # said whole, a run of eight words of the draft
+    assert sayable(aspect, guard) == "proposes an approach for user-generated item list continuation"
+    assert "proposes an approach for user-generated item list continuation" in compressions(aspect.text, True)
+
+
+def test_a_sentence_about_the_contribution_is_no_clause_of_what_the_work_does() -> None:
+    abstract = ("Item lists are popular. We propose a recommender for item lists. A key contribution is in "
+                "intelligently combining two preference models.")
+    assert all(not a.text.lower().startswith("a key contribution") for a in draft_aspects(abstract))
+    assert DraftAspect("action", "we", "propose a recommender for item lists") in draft_aspects(abstract)
