@@ -17,7 +17,8 @@ from relatex.writing.title_topics import ARTEFACT_HEADS
 # self-attention] for feature learning"); "of", "to", "between" open arguments, not modifiers
 _DROPPABLE = frozenset({"with", "via", "using", "through", "by", "over", "across", "under", "from", "within"})
 _NAMING = frozenset({"named", "called", "dubbed", "termed"})
-_MODIFIER_ENDS = MODIFIER_STARTS - {"of", "and"}  # "with [a hybrid of lexical and dense retrieval]" goes whole
+# "with [a hybrid of lexical and dense retrieval]" goes whole
+_MODIFIER_ENDS = MODIFIER_STARTS - {"of", "and"}
 
 
 def _modifier_drops(text: str) -> list[str]:
@@ -32,7 +33,7 @@ def _modifier_drops(text: str) -> list[str]:
             continue
         end = next((j for j in range(i + 1, len(words)) if words[j].lower() in _MODIFIER_ENDS), len(words))
         if word in _NAMING and end > i + 4:
-            continue  # a name runs up to the next preposition ("[called narrative event chains] from ..."): short
+            continue  # a name runs up to the next preposition ("[called narrative event chains] from ...")
         if any(_verb_like(w) for w in words[i + 1:end]):
             continue  # "[within BERT can be transferred] to a smaller ranker": a clause, not a modifier
         if end < len(words) and not words[end - 1].endswith(","):
@@ -47,8 +48,9 @@ def _verb_like(word: str) -> bool:
 
 
 # nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on
-_CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture", "way",
-                         "means", "exploration", "overview", "study", "analysis", "kind", "type", "form"})
+_CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture",
+                         "way", "means", "exploration", "overview", "study", "analysis", "kind", "type",
+                         "form"})
 # plural nouns that need to say what of, or in what ("two families", "the major milestones")
 _OF_WHAT = frozenset({"family", "families", "kinds", "types", "forms", "sets", "milestones", "aspects",
                       "issues", "trends", "advances", "developments", "directions"})
@@ -152,7 +154,8 @@ def compressions(text: str, action: bool = False) -> list[str]:
     variants = [text, without_asides(text), plain, gerund, *_modifier_drops(text), *_modifier_drops(gerund),
                 *_modifier_drops(plain), *cuts]
     for variant in variants:
-        thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant) or evaluation_only(variant))
+        thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant)
+                           or evaluation_only(variant))
         # a list cut short: "an analysis of language, relevance, dependency", "X, Y [and Z]"
         cut_list = "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))
         listed = variant != text and (variant.count(",") >= 2 or cut_list)

@@ -49,8 +49,9 @@ _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\
 _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
 _SUBORDINATE = re.compile(r"^(?:although|though|while|whereas|since|because|if|when|as|unless|it|this|these|they|"
                           r"such|the (?:objective|goal|aim|task|problem|purpose) is|"
-                          r"(?:a|the|our) (?:(?:key|main|major|primary) )?(?:contribution|novelty|idea|insight)s? "
-                          r"(?:is|are|lies|lie))\b", re.I)  # "a key contribution is in ...": not what the work does
+                          r"(?:a|the|our) (?:(?:key|main|major|primary) )?"
+                          r"(?:contribution|novelty|idea|insight)s? (?:is|are|lies|lie))\b",
+                          re.I)  # "a key contribution is in ...": not what the work does
 # a sentence citing other work speaks of that work ("In Lin and Och (2004), we proposed ..."), not the draft's
 _CITES_OTHER_WORK = re.compile(r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?:\s+(?:and|&)\s+[A-Z][a-z]+|"
                                r"\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)")

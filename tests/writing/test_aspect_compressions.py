@@ -14,7 +14,8 @@ def test_praise_before_what_is_built_and_emphasis_go_with_the_article_made_to_ag
     assert without_praise("proposes a generalizable approach for item list continuation") == \
         "proposes an approach for item list continuation"
     assert without_praise("propose a simple yet effective model") == "propose a model"
-    assert without_praise("propose a novel and efficient approach to ranking") == "propose an approach to ranking"
+    assert without_praise("propose a novel and efficient approach to ranking") == \
+        "propose an approach to ranking"
     assert without_praise("introduce a new task, citation text generation") == \
         "introduce a task, citation text generation"
     assert without_praise("present a new HMM tagger") == "present an HMM tagger"
