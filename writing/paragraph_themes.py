@@ -161,12 +161,13 @@ def topic_papers(briefs: Sequence[PaperBrief], fitting: set[str], terms: Sequenc
     """The papers a theme's topic sentence cites: its most relevant papers whose text names the
     label; where no title among them names it, those whose titles do (a title says what a paper is
     about, so the judge can hold the topic sentence to it), when there are any; where none of those
-    has an abstract, the most relevant that have one, when there are any."""
+    has an abstract, the most relevant that have one, when there are any (a title that names only
+    part of a label of two terms leaves the judge nothing to hold the rest to)."""
     on_label = sorted((b for b in briefs if b.key in fitting), key=lambda b: -b.relevance)
     named = [b for b in on_label if any(names_term(b.record.title, term) for term in terms)]
     leading = on_label[:TOPIC_CITES]
     chosen = leading if not named or any(b in named for b in leading) else named[:TOPIC_CITES]
     if any(b.record.abstract for b in chosen):
         return chosen
-    read = [b for b in on_label if b.record.abstract]  # no judge (nor reader) can hold it to titles alone
+    read = [b for b in on_label if b.record.abstract]
     return read[:TOPIC_CITES] or chosen
