@@ -5,9 +5,10 @@ lose the start of a word with its line ("onstrained", "matranslation" for "machi
 A word is broken when the shipped term statistics (document frequencies over scholarly abstracts)
 do not know it but do know its end, and what comes before that end is a function word or a
 fragment of two or three letters that is not a prefix ("un-", "re-", "sub-"). Known words glued
-into a compound ("phrasetable", "sensetagged") are left alone: real compounds are written that way
-too; but not before "-based", "-driven", "-specific" and the like, which are joined by a hyphen
-("rulebased", "domainspecific": the hyphen was lost with the line end). Rare real words can be
+into a compound ("phrasetable") are left alone: real compounds are written that way too; but not
+before "-based", "-driven", "-specific", "-tagged" and the like, which are joined by a hyphen
+("rulebased", "domainspecific", "sensetagged": the hyphen was lost with the line end; not after
+"super-" or "multi-": "supertagged"). Rare real words can be
 taken for broken ones (about one abstract in 5,000 of the ACL Anthology); the sentence is then said
 another way, never with the word changed.
 
@@ -41,9 +42,9 @@ _PREFIXES = frozenset("""is as at an or be in it if do go no so us me my he ad a
 _LONG_WORD = re.compile(r"(?<![\w\-'\\])[a-z]{7,}(?![\w\-'])")
 _LOST_ENDS = frozenset({"tion", "tions", "ition", "itions"})  # what a line break took: "transla|tion"
 _LOST_HYPHEN = re.compile(
-    r"([a-z]{4,})(based|driven|inspired|oriented|aware|specific|annotated|labell?ed|grained)")
+    r"([a-z]{4,})(based|driven|inspired|oriented|aware|specific|annotated|labell?ed|tagged|grained)")
 _COMPOUND_PREFIXES = frozenset("""multi inter intra semi meta macro micro pseudo over under hyper super self
-    cross ultra extra counter anti""".split())
+    cross ultra extra counter anti auto""".split())
 _SPLIT_PAIR = re.compile(r"(?<![\w\-'\\])([a-z]{1,3}) ([a-z]{4,})(?![\w\-'])")
 _SUFFIX_WORDS = frozenset({"table", "tables", "ability", "abilities", "ableness", "mental", "mentally"})
 

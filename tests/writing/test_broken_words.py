@@ -10,15 +10,16 @@ from relatex.writing.sentence_checks import garbled_reason
 
 @pytest.mark.parametrize("word", ["matranslation", "toquestion", "theperformance", "wesuccessfully",
                                   "onstrained", "toenhance", "andinference", "guistic",
-                                  "transitionbased", "rulebased", "domainspecific", "processinginspired"])
+                                  "transitionbased", "rulebased", "domainspecific", "processinginspired",
+                                  "sensetagged"])
 def test_glued_and_cut_words_are_broken(word: str) -> None:
     assert is_broken(word)
 
 
 @pytest.mark.parametrize("word", ["translation", "unsupervised", "reranking", "subword", "coreference",
-                                  "phrasetable", "sensetagged", "nonparametric", "preprocessing", "bilingual",
+                                  "phrasetable", "supertagged", "nonparametric", "preprocessing", "bilingual",
                                   "multilingual", "multilevel", "semisupervised", "interdependent",
-                                  "selfsupervised"])
+                                  "selfsupervised", "autotagged", "untagged"])
 def test_real_words_prefixed_words_and_compounds_are_not(word: str) -> None:
     assert not is_broken(word)
 
