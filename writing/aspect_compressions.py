@@ -138,10 +138,9 @@ def _heads_a_built_thing(words: list[str]) -> bool:
 def compressions(text: str, action: bool = False) -> list[str]:
     """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
     said with a gerund, with one inner modifier dropped, then with its trailing modifiers dropped
-    (cut before a preposition). An
-    action that names only a kind of thing ("present an extensive analysis", what of having been
-    cut), a bare container ("present a list") or only how the work is tested is not said, nor a
-    cut inside a list."""
+    (cut before a preposition). An action that names only a kind of thing ("present an extensive
+    analysis", what of having been cut), a bare container ("present a list") or only how the work
+    is tested is not said, nor a cut inside a list."""
     cuts = []
     for limit in (9, 7, 5):
         short = shorten(text, limit, cut_clauses=False)
