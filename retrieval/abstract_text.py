@@ -27,7 +27,7 @@ _REFERENCE_START = re.compile(r"[A-Z][a-z]*\.\s|[A-Z]\.\s|[A-Z][a-z]+,\s[A-Z]{1,
 MIN_WORDS = 12  # shorter texts are judged by nothing here
 
 
-@lru_cache(maxsize=4096)  # theme labels read each abstract twice, the writing plan once more
+@lru_cache(maxsize=4096)  # theme labels read each abstract, the writing plan again
 def debris_reason(abstract: str) -> str:
     """Why ``abstract`` is no prose ("" when it is): a table (a quarter of its words numbers), or
     a text starting mid-sentence or inside a reference that holds numbers or references. Texts in
@@ -55,9 +55,8 @@ def readable_abstract(record: PaperRecord) -> str:
 
 
 def readable_text(record: PaperRecord) -> str:
-    """Title and readable abstract, as :meth:`PaperRecord.embedding_text` joins them."""
-    abstract = readable_abstract(record)
-    return f"{record.title}. {abstract}" if abstract else record.title
+    """Title and readable abstract (:meth:`PaperRecord.embedding_text` of :func:`without_debris`)."""
+    return without_debris(record).embedding_text()
 
 
 def without_debris(record: PaperRecord) -> PaperRecord:

@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from relatex.retrieval.abstract_text import readable_abstract, readable_text
+from relatex.retrieval.abstract_text import without_debris
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
     LANGUAGES,
@@ -377,10 +377,9 @@ def label_communities(
     """A (label, terms) pair per community from its most distinctive c-TF-IDF terms, shown as
     the noun phrases of its titles where possible; never a term made only of authors' names
     ("hermann ney": abstracts taken from PDFs may begin with their authors)."""
-    texts = {
-        c: [untagged(readable_text(records[i])) for i in members if i in records]  # no table's words
-        for c, members in enumerate(communities)
-    }
+    readable = {i: without_debris(records[i]) for members in communities for i in members if i in records}
+    texts = {c: [untagged(readable[i].embedding_text()) for i in members if i in readable]  # no table's words
+             for c, members in enumerate(communities)}
     names = {w.lower() for r in records.values() for a in r.authors for w in re.findall(r"[^\W\d_]{2,}", a)}
     weights = {c: [(t, w) for t, w in terms if not set(t.split()) <= names]
                for c, terms in class_tfidf(texts).items()}
@@ -388,7 +387,7 @@ def label_communities(
     for c, members in enumerate(communities):
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
-        abstracts = [readable_abstract(records[i]) for i in members if i in records]
+        abstracts = [readable[i].abstract or "" for i in members if i in readable]
         spellings = {**_NAME_SPELLINGS, **usual_spellings(abstracts)}
         weighted = _without_modifiers(weights.get(c, []), texts[c])
         chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)

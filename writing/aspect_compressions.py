@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from relatex.analysis.claims.topic_claims import singular
 from relatex.writing.agreement import MODALS
 from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
 from relatex.writing.draft_aspects import evaluation_only
@@ -132,7 +133,7 @@ def _heads_a_built_thing(words: list[str]) -> bool:
         if word.endswith((",", ";", ".")):
             break
     head = phrase[-1].lower().rstrip(",;.") if phrase else ""
-    return head in _BUILT or head.endswith("s") and head[:-1] in _BUILT
+    return singular(head) in _BUILT
 
 
 def compressions(text: str, action: bool = False) -> list[str]:

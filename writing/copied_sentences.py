@@ -3,14 +3,10 @@ as pointers."""
 
 from __future__ import annotations
 
-from relatex.analysis.sentences import split_sentences
+from relatex.writing.contributions import sentences_of
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.latex_validator import cited_keys
 from relatex.writing.offline_templates import see_also, with_pointers
-
-
-def _split(text: str) -> list[str]:
-    return [text[a:b] for a, b in split_sentences(text)]
 
 
 def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
@@ -25,7 +21,7 @@ def without_copied_sentences(paragraph: str, guard: CopyGuard) -> str:
 
 
 def _kept_sentences(paragraph: str, guard: CopyGuard) -> list[str]:
-    sentences = [s for s in _split(paragraph) if guard.ok(s)]
+    sentences = [s for s in sentences_of(paragraph) if guard.ok(s)]
     while sentences:
         hits = guard.copied(" ".join(sentences))
         if not hits:

@@ -22,7 +22,6 @@ import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
-from relatex.analysis.sentences import split_sentences
 from relatex.writing.agreement import agree_singular, plural_topic
 from relatex.writing.closings import (
     GENERAL_STEMS,
@@ -41,6 +40,7 @@ from relatex.writing.contributions import (
     Contribution,
     plural_head,
     plural_looking_head,
+    sentences_of,
     shorten,
 )
 from relatex.writing.copied_sentences import without_copied_sentences
@@ -219,13 +219,9 @@ def _fit(make: object, brief: PaperBrief, contribution: Contribution, guard: Cop
     for current in ways:
         text = str(make(current))
         parts_complete = all(phrase_complete(p) for p in (current.phrase, current.method, current.result) if p)
-        if text and guard.ok(text) and parts_complete and all(well_formed(s) for s in _split(text)):
+        if text and guard.ok(text) and parts_complete and all(well_formed(s) for s in sentences_of(text)):
             return text, current
     return "", ways[-1]
-
-
-def _split(text: str) -> list[str]:
-    return [text[a:b] for a, b in split_sentences(text)]
 
 
 def _groups(briefs: Sequence[PaperBrief], contributions: dict[str, Contribution]) -> dict[tuple[str, str], list[PaperBrief]]:

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from relatex.analysis.sentences import split_sentences
 from relatex.writing.closings import GENERAL_STEMS, word_stems
+from relatex.writing.contributions import sentences_of
 from relatex.writing.plan import ThemeOutline
 
 _LIST_OR_POINTER = ("Other work on", "See also")
@@ -42,7 +42,7 @@ class ThemeParagraph:
 
 
 def _sentences(paragraph: str) -> list[str]:
-    return [paragraph[a:b].strip() for a, b in split_sentences(paragraph)]
+    return [s.strip() for s in sentences_of(paragraph)]
 
 
 def discusses(paragraph: str) -> bool:
