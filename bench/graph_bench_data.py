@@ -129,6 +129,44 @@ def load_acm(distractors: int, rng: random.Random) -> tuple[list[PaperRecord], l
     return records, tasks
 
 
+_AUTHOR = re.compile(r"\bauthor\s*=\s*\{(.*?)\},?\s*\n", re.S)
+
+
+def _person(name: str) -> tuple[str, str]:
+    """A name as (surname, given names), lower-cased, without dots: "Croft, W. Bruce" -> ("croft", "w bruce")."""
+    last, _, first = name.partition(",") if "," in name else (name.split()[-1] if name.split() else "", "",
+                                                              " ".join(name.split()[:-1]))
+    return last.strip().lower(), " ".join(first.replace(".", " ").split()).lower()
+
+
+def _people(block: str) -> set[tuple[str, str]]:
+    found = _AUTHOR.search(block)
+    return {_person(n) for n in found.group(1).split(" and ")} if found else set()
+
+
+def _doi_of(block: str) -> str:
+    found = _DOI.search(block) or _KEY.match(block)
+    return found.group(1).strip().lower() if found else ""
+
+
+def acm_authors_papers(records: Sequence[PaperRecord]) -> list[PaperRecord]:
+    """Every other article or paper of the ACM DL collection written by an author of a query
+    paper (same surname and given names), that ``records`` do not hold: in a real knowledge base the
+    authors' own uncited work lies close to the draft, unlike random distractors."""
+    blacklist = {json.loads(line)["doi"].lower()
+                 for line in (DATA / "acm-cr" / "queries.jsonl").read_text(encoding="utf-8").splitlines()}
+    path = DATA / "acm-cr" / "acm-dl.bib.gz"
+    authors = set().union(*(_people(b) for b in bib_blocks(path) if _doi_of(b) in blacklist))
+    held = {r.doi for r in records if r.doi}
+    own: dict[str, str] = {}
+    for block in bib_blocks(path):
+        doi = _doi_of(block)
+        if doi not in blacklist and doi not in held and block.startswith(("@inproceedings", "@article")) \
+                and _people(block) & authors:
+            own.setdefault(doi, block)
+    return records_from_blocks(list(own.values()), "acm")
+
+
 def _acl_pairs() -> set[tuple[str, str]]:
     pairs = set()
     with gzip.open(DATA / "acl-anthology" / "citations.jsonl.gz", "rt", encoding="utf-8") as handle:

@@ -3,7 +3,8 @@
 Each ACM-CR query paper with a related-work text becomes a draft made of its title and abstract
 (unseeded; ``--seeded`` also gives 30% of its in-collection references as existing citations).
 The knowledge base is a subset index: every in-collection reference of every query paper plus
-``--distractors`` random ACM records with abstracts, embedded with the product's default embedder
+``--distractors`` random ACM records with abstracts (``--authors-papers``: and every other paper
+the query papers' authors wrote, as a real knowledge base holds them), embedded with the product's default embedder
 (all-MiniLM-L6-v2, int8; vectors memoised in ``--embed-cache``), so "hybrid" below is MiniLM + BM25
 as a user's knowledge base has it (``--embedder hashing``: the model-free HashingEmbedder). The
 judge is the one the product builds for that knowledge base (the citation model over MiniLM, the
@@ -33,7 +34,7 @@ Each ACL draft sees the knowledge base as it stood in its year (``bench/as_of.py
 later are invisible to the searches and the citation edges (the knowledge base runs to 2016).
 
     python bench/section_quality.py [--dataset acm|acl [--acl-abstracts]] [--distractors 3000] [--floors 0 0.7 0.8] [--seeded]
-        [--embedder minilm|hashing] [--embed-cache .cache/section-quality-embed.pkl]
+        [--authors-papers] [--embedder minilm|hashing] [--embed-cache .cache/section-quality-embed.pkl]
         [--cited-weights 0.5 0.7 0.8 0.9]   (with --seeded: the development half's sweep of selection.cited_weight)
 """
 
@@ -59,7 +60,7 @@ sys.path.insert(0, str(REPO / "bench"))
 from as_of import KnowledgeBaseAsOf, SourceAsOf  # noqa: E402
 from bench_embedders import CachedEmbedder, make_embedder  # noqa: E402
 from closing_kinds import closing_kinds  # noqa: E402
-from graph_bench_data import load_acl, without_draft  # noqa: E402
+from graph_bench_data import acm_authors_papers, load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from paragraph_fit import label_fit, paragraph_labels  # noqa: E402
 from splits import half_of  # noqa: E402
@@ -321,6 +322,8 @@ def corpus(args: argparse.Namespace, tmp: Path, embedder: Any) -> Iterator[tuple
     if args.dataset == "acm":
         queries = {q["doi"]: q for q in load_queries(data)}
         records, tasks = load_acm(args.distractors, random.Random(7))
+        if args.authors_papers:
+            records += acm_authors_papers(records)
         tasks = sorted((replace(t, half=half_of(t.name)) for t in tasks if t.name in queries), key=lambda t: t.name)
         with build_kb(records, tmp / "acm", 512, embedder) as kb:
             sources = default_sources(kb)
@@ -351,6 +354,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--floor", type=float, default=None,
                         help="the floor of the test half (default: the product's graph.relevance_floor)")
     parser.add_argument("--seeded", action="store_true")
+    parser.add_argument("--authors-papers", action="store_true",
+                        help="ACM-CR: the knowledge base also holds every other paper of the query papers' authors")
     parser.add_argument("--cited-weights", type=float, nargs="+", default=[],
                         help="with --seeded: also sweep selection.cited_weight on the development half")
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
@@ -364,6 +369,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.out is None:
         suffix = ("_acl" if args.dataset == "acl" else "") + ("_abstracts" if args.acl_abstracts else "") \
             + ("_seeded" if args.seeded else "")
+        suffix += "_authors_papers" if args.authors_papers else ""
         args.out = RESULTS.with_name(f"section_quality{suffix}.json")
     from rouge_score import rouge_scorer
 
@@ -376,6 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         base, embedder_name = HASHING, "HashingEmbedder(512)"
     scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2"], use_stemmer=True)
     result: dict[str, Any] = {"dataset": args.dataset, "embedder": embedder_name, "distractors": args.distractors,
+                              "authors_papers": args.authors_papers,
                               "seeded": args.seeded, "selection": {k: v for k, v in vars(base).items()
                                                                    if isinstance(v, (int, float, str))}}
     if args.dataset == "acl":
