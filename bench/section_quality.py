@@ -89,6 +89,7 @@ PRODUCT = selection_params(Settings())  # the selection "Generate related work" 
 PAPER_FIT = Engines(Settings()).paper_fit()  # the cross-encoder the product mixes into relevance
 # with hashing vectors (cosines far lower than MiniLM's) earlier runs used more hits and a lower threshold
 HASHING = replace(PRODUCT, seed_hits=50, semantic_k=5, semantic_threshold=0.3)
+OTHER_OWN_WORK: set[str] = set()  # with --authors-papers: the ids of the authors' papers added (none is gold)
 
 
 def pr(chosen: Sequence[str], gold: set[str]) -> tuple[float, float]:
@@ -180,6 +181,8 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "doi": task.name, "papers_selected": len(selection.papers), "cited": k,
         "precision": pr(new_ids, gold)[0], "recall": pr(new_ids, gold)[1],
         "hybrid_precision": pr(hybrid, gold)[0], "hybrid_recall": pr(hybrid, gold)[1],
+        "authors_other_papers": sum(1 for i in new_ids if i in OTHER_OWN_WORK),
+        "hybrid_authors_other_papers": sum(1 for i in hybrid if i in OTHER_OWN_WORK),
         # the best precision a section of this size can reach: the gold may hold fewer papers than it cites
         "gold": len(gold), "precision_ceiling": min(len(gold), k) / k if k else 0.0,
         "sentences_judged": len(sentences),
@@ -286,6 +289,8 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "precision": avg("precision"), "recall": avg("recall"),
         "hybrid_precision": avg("hybrid_precision"), "hybrid_recall": avg("hybrid_recall"),
         "gold_per_section": avg("gold"), "precision_ceiling": avg("precision_ceiling"),
+        **({"authors_other_papers_per_section": avg("authors_other_papers"),
+            "hybrid_authors_other_papers_per_section": avg("hybrid_authors_other_papers")} if OTHER_OWN_WORK else {}),
         "support_rate": round(sum(r["supported"] for r in rows) / judged, 4) if judged else 0.0,
         "labels": dict(labels),
         # sentences citing only papers without an abstract cannot be checked (a title alone is too little)
@@ -323,7 +328,9 @@ def corpus(args: argparse.Namespace, tmp: Path, embedder: Any) -> Iterator[tuple
         queries = {q["doi"]: q for q in load_queries(data)}
         records, tasks = load_acm(args.distractors, random.Random(7))
         if args.authors_papers:
-            records += acm_authors_papers(records)
+            own = acm_authors_papers(records)
+            OTHER_OWN_WORK.update(r.id for r in own)
+            records += own
         tasks = sorted((replace(t, half=half_of(t.name)) for t in tasks if t.name in queries), key=lambda t: t.name)
         with build_kb(records, tmp / "acm", 512, embedder) as kb:
             sources = default_sources(kb)

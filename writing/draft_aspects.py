@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
+from relatex.analysis.claims.topic_claims import singular
 from relatex.writing.agreement import singular_action, third_person
 from relatex.writing.contribution_extract import mask_inner_periods, unmask
 from relatex.writing.contributions import (
@@ -157,7 +158,12 @@ _NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s
            re.compile(rf"\b(?:propose|present|introduce|develop)\s+{_NAME},\s+(?:a|an)\s+"
                       r"(?:[\w-]+\s+){0,4}?(?P<head>[a-z]+)\b"
                       r"(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
-_ARTEFACT_KINDS = ARTEFACT_HEADS | {"app", "application", "toolkit", "resource"}
+_ARTEFACT_KINDS = ARTEFACT_HEADS | {"app", "application", "toolkit", "resource", "analyzer", "aligner",
+                                    "segmenter", "translator", "summarizer", "generator", "recognizer"}
+# a title naming the draft's artefact before its subtitle: "Joshua: An Open Source Toolkit for ...",
+# "TnT - A Statistical Part-of-Speech Tagger"; the subtitle's head (before its first preposition) says its kind
+_TITLE_NAME = re.compile(r"^(?P<name>[A-Z][\w'-]*)\s*(?::|\s-\s)\s*(?:(?:a|an|the)\s+)?(?P<rest>.+)$")
+_HEAD_END = re.compile(r"\s(?:for|of|to|with|in|on|at|based|using|via|that|from)\s|[,;]", re.I)
 # what a named artefact does, not how it compares: a result is no aspect to contrast a theme with
 _RESULT_VERBS = frozenset({"improves", "outperforms", "achieves", "yields", "increases", "reduces", "boosts",
                            "enhances", "beats", "surpasses", "obtains", "is", "was", "has", "does", "needs"})
@@ -178,10 +184,23 @@ def _artefact_names(sentences: list[str]) -> dict[str, str]:
     return names
 
 
+def _title_artefact(title: str) -> dict[str, str]:
+    """The name a draft's title gives its artefact, with its kind ("Joshua: An Open Source Toolkit
+    for ..." -> {"Joshua": "toolkit"}); empty when the subtitle's head names no artefact."""
+    found = _TITLE_NAME.match(" ".join(title.split()))
+    if found is None:
+        return {}
+    head = _HEAD_END.split(f" {found.group('rest')} ", maxsplit=1)[0].split()
+    kind = singular(head[-1].lower()) if head else ""
+    return {found.group("name"): kind} if kind in _ARTEFACT_KINDS else {}
+
+
 def _named_action(sentence: str, names: dict[str, str]) -> DraftAspect | None:
-    """"BGCN unifies X into Y" as what "our model" does, where the draft named its model BGCN."""
+    """"BGCN unifies X into Y" as what "our model" does, where the draft named its model BGCN; so
+    is "The model unifies ..." (the draft's own model, named or not, is the one it speaks of)."""
     for name, head in names.items():
-        found = re.match(rf"{re.escape(name)}\s+(?P<action>(?P<verb>[a-z]+s)\s+.+)$", sentence)
+        found = re.match(rf"(?:{re.escape(name)}|(?:The|This)\s+{re.escape(head)})\s+(?:also\s+)?"
+                         r"(?P<action>(?P<verb>[a-z]+s)\s+.+)$", sentence)
         if found and found.group("verb") not in _RESULT_VERBS:
             action = _cap_clause(found.group("action"))
             if len(action.split()) >= 3 and _complete(action) and not evaluation_only(action):
@@ -189,25 +208,28 @@ def _named_action(sentence: str, names: dict[str, str]) -> DraftAspect | None:
     return None
 
 
-def draft_aspects(abstract: str) -> list[DraftAspect]:
+def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
     """What the draft's abstract says its work does, one aspect per coordinated action or clause:
     "We present a system that reads X, retrieves Y and selects Z" gives three actions of "our
     system"; "A checker flags citations ..." gives a clause. Background sentences (by their
-    rhetorical role) give none: they describe the field, not the draft's work."""
+    rhetorical role) give none: they describe the field, not the draft's work, unless their subject
+    is the artefact the draft names (in its ``title`` or its abstract) or its kind ("the toolkit")."""
     text = re.sub(r"\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^{}]*\}", "[0]", abstract or "")  # a citation stays visible
     text = re.sub(r"\\[a-zA-Z]+\*?(?:\{\})?", lambda m: m.group(0)[1:].replace("{}", ""), text)
     text = " ".join(text.replace("{", "").replace("}", "").split())
     out: list[DraftAspect] = []
     sentences = sentences_of(text)
-    names = _artefact_names(sentences)
+    names = {**_title_artefact(title), **_artefact_names(sentences)}
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
         sentence = _PAREN_CITATION.sub("", sentence)  # "... the pairwise approach (Herbrich et al., 1999)"
-        if role == BACKGROUND or _CITES_OTHER_WORK.search(sentence):
-            continue  # the field and its gaps ("relevance is an essential concept") or a cited work, not the draft's
+        if _CITES_OTHER_WORK.search(sentence):
+            continue  # a cited work, not the draft's
         sentence = _AIM.sub(r"\1 ", mask_inner_periods(sentence.strip()).rstrip("."))  # "e.g." ends no phrase
         if named := _named_action(sentence, names):
             out.append(named)
             continue
+        if role == BACKGROUND:
+            continue  # the field and its gaps ("relevance is an essential concept"), not the draft's work
         match = DRAFT_CONTRIBUTION.search(sentence)
         if match:
             rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))

@@ -341,7 +341,7 @@ def _theme_paragraphs(plan: WritingPlan, themes: Sequence[ThemeOutline], guard: 
                       contributions: dict[str, Contribution], seed: int,
                       folds: Mapping[int, Sequence[FoldedTheme]]) -> list[ThemeParagraph]:
     """One paragraph per theme, each ending with the thin themes folded into it (``folds``, by index)."""
-    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract), guard)
+    aspects = assign_aspects(plan, themes, draft_aspects(plan.draft_abstract, plan.draft_title), guard)
     used_closings: set[str] = set()
     firsts = [theme_label(t, short=True) for t in themes]
     out = []

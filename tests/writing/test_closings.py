@@ -275,6 +275,18 @@ def test_what_the_draft_names_it_builds_does_is_said_of_our_artefact() -> None:
     assert DraftAspect("action", "our framework", "maps term vectors to weights") in draft_aspects(named)
 
 
+def test_the_artefact_a_title_names_is_ours_even_in_a_descriptive_sentence() -> None:
+    title = "Joshua: An Open Source Toolkit for Parsing-Based Machine Translation"
+    abstract = ("We describe an open source toolkit for statistical machine translation. The toolkit also "
+                "implements suffix-array grammar extraction. Joshua achieves state of the art performance.")
+    aspects = draft_aspects(abstract, title=title)
+    assert DraftAspect("action", "our toolkit", "implements suffix-array grammar extraction") in aspects
+    assert not any("achieves" in a.text for a in aspects)  # a result, as for a name the abstract gives
+    assert not any(a.subject == "our toolkit" for a in draft_aspects(abstract))  # no title: no name, no kind
+    lead = "Learning: A Survey of Methods for Ranking"  # a subtitle whose head names no artefact
+    assert not any(a.subject.startswith("our") for a in draft_aspects("Learning ranks documents well.", lead))
+
+
 def test_an_aim_says_what_the_work_does_and_a_participle_lead_in_is_left_out() -> None:
     aims = "In this paper, we aim to investigate the brain activity associated with graded relevance."
     assert [a.text for a in draft_aspects(aims)] == \
