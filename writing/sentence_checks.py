@@ -63,7 +63,11 @@ _NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|bui
                             re.I)
 # a complement clause that lost its verb ("we find that the predictions.")
 _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|suggest|indicate|demonstrate|observe|"
-                          r"argue|conclude|reveal|confirm)s?\s+that\b(?P<rest>[^,;:]*)$", re.I)
+                          r"argue|conclude|reveal|confirm|prove|proved|proven|establish|establishes|established)s?\s+that\b"
+                          r"(?P<rest>[^,;:]*)$", re.I)
+# a that-clause led by a subordinate clause whose main clause was cut ("we show that while there are cases.")
+_SUBORDINATORS = frozenset({"while", "whereas", "although", "though", "when", "whenever", "if", "because", "since",
+                            "unless", "once"})
 # a comparison without its second term, or an adjective whose noun was cut ("its effectiveness is comparable.")
 _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short",
                          "devoid", "regardless", "irrespective", "due", "according"})  # "a Dirichlet prior." is whole
@@ -231,6 +235,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
             and not _BARE_VERBS.intersection(w.lower() for w in how.group("rest").split()[1:]):
         return "a how-clause without its verb"
     that = _THAT_CLAUSE.search(text.rstrip(". "))
+    if that and that.group("rest").split()[:1] and that.group("rest").split()[0].lower() in _SUBORDINATORS:
+        return "a that-clause without its main clause"
     if that and not _clause_has_verb(that.group("rest")):
         return "a that-clause without its verb"
     if last in _NEEDS_TERM or (before in {"a", "an"} and "-" in last):

@@ -61,6 +61,8 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} compare the models in terms.",
     r"\citet{a} rank the candidates in the order.",
     r"An early contribution is that of \citet{a}, who investigate a multi-stage retrieval architecture consisting.",
+    r"In contrast to these works on coherence, we demonstrate that while there are cases where coherence is poor.",
+    r"Unlike these works on alignment, we prove that finding an optimal alignment.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -95,6 +97,8 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"\citet{a} propose a model of both content and link information.",
     r"A second strand of research deals with relevance feedback and expansion terms \citep{a,b}.",
     r"\citet{a} study word order.",
+    r"We prove that finding an optimal alignment is NP-hard.",
+    r"\citet{a} show that, while recall rises, precision falls.",
     "\\citet{a} propose a sparse model with a learned \u03b1 for M\u00fcller's \u201cdev\u201d corpus \u2014 news.",  # \alpha, Latin-1, quotes
 ])
 def test_whole_sentences_pass(sentence: str) -> None:
