@@ -1,6 +1,7 @@
 """How a closing may shorten what the draft says it does (a draft aspect) without saying anything
 else: its asides, an inner modifier or its trailing modifiers dropped, its purpose said with a
-gerund. Each compression says less than the draft, never something the draft does not."""
+gerund, a finding said with an infinitive ("show that X is Y" -> "show X to be Y"). Each compression
+says what the draft says or less, never something the draft does not."""
 
 from __future__ import annotations
 
@@ -136,10 +137,26 @@ def _heads_a_built_thing(words: list[str]) -> bool:
     return singular(head) in _BUILT
 
 
+_THAT_IS = re.compile(r"^(?P<verb>(?:show|demonstrate|prove|find)s?)\s+that\s+(?P<np>[\w-]+(?:\s[\w-]+){0,5}?)\s+"
+                      r"(?:is|are)\s+(?P<predicate>(?!not\b|neither\b|also\b|\w+ed\b|\w+ing\b)[^,;:]+)$")
+
+
+def as_infinitive(text: str) -> str:
+    """A finding said with an infinitive, so that it copies the draft less ("show that a beam-search
+    decoder is a competitive choice" -> "show a beam-search decoder to be a competitive choice"); ""
+    when the that-clause is no "X is Y" (its subject a short noun phrase, the predicate no negation,
+    participle or second clause)."""
+    found = _THAT_IS.match(text)
+    if found is None or any(_verb_like(w) or w.lower() in {"it", "they", "this", "these", "there", "that"}
+                            for w in found.group("np").split()):
+        return ""
+    return f"{found.group('verb')} {found.group('np')} to be {found.group('predicate')}"
+
+
 def compressions(text: str, action: bool = False) -> list[str]:
     """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
     said with a gerund, with one inner modifier dropped, then with its trailing modifiers dropped
-    (cut before a preposition). An action that names only a kind of thing ("present an extensive
+    (cut before a preposition), then each of these as an infinitive (:func:`as_infinitive`). An action that names only a kind of thing ("present an extensive
     analysis", what of having been cut), a bare container ("present a list") or only how the work
     is tested is not said, nor a cut inside a list."""
     cuts = []
@@ -153,6 +170,7 @@ def compressions(text: str, action: bool = False) -> list[str]:
     plain = without_praise(text)
     variants = [text, without_asides(text), plain, gerund, *_modifier_drops(text), *_modifier_drops(gerund),
                 *_modifier_drops(plain), *cuts]
+    variants += [said for v in variants if action and (said := as_infinitive(v))]
     for variant in variants:
         thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant)
                            or evaluation_only(variant))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from relatex.writing.aspect_compressions import compressions, without_praise
+from relatex.writing.aspect_compressions import as_infinitive, compressions, without_praise
 from relatex.writing.closings import sayable
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
@@ -44,3 +44,20 @@ def test_a_sentence_about_the_contribution_is_no_clause_of_what_the_work_does() 
                 "intelligently combining two preference models.")
     assert all(not a.text.lower().startswith("a key contribution") for a in draft_aspects(abstract))
     assert DraftAspect("action", "we", "propose a recommender for item lists") in draft_aspects(abstract)
+
+
+def test_a_finding_is_said_with_an_infinitive_when_its_that_clause_would_copy_the_draft() -> None:
+    assert as_infinitive("show that a beam-search decoder is a competitive choice") == \
+        "show a beam-search decoder to be a competitive choice"
+    assert as_infinitive("finds that the seven goals are strongly structured") == \
+        "finds the seven goals to be strongly structured"
+    for kept in ("show that the goals are not independent",  # a negation
+                 "show that different features are needed for each task",  # a passive
+                 "show that it is a useful method",  # a pronoun
+                 "show that parsing with state-splitting is fast",  # a clause for a subject
+                 "argue that the community is overly reliant on one metric"):  # not a finding
+        assert as_infinitive(kept) == "", kept
+    abstract = ("Graph-based and transition-based parsers differ. We show that a beam-search decoder is a "
+                "competitive choice for both methods.")
+    aspect = next(a for a in draft_aspects(abstract) if a.text.startswith("show"))
+    assert sayable(aspect, CopyGuard([abstract])) == "show a beam-search decoder to be a competitive choice"
