@@ -158,8 +158,7 @@ _NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s
            re.compile(rf"\b(?:propose|present|introduce|develop)\s+{_NAME},\s+(?:a|an)\s+"
                       r"(?:[\w-]+\s+){0,4}?(?P<head>[a-z]+)\b"
                       r"(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
-_ARTEFACT_KINDS = ARTEFACT_HEADS | {"app", "application", "toolkit", "resource", "analyzer", "aligner",
-                                    "segmenter", "translator", "summarizer", "generator", "recognizer"}
+_ARTEFACT_KINDS = ARTEFACT_HEADS | {"app", "application", "toolkit", "resource"}
 # a title naming the draft's artefact before its subtitle: "Joshua: An Open Source Toolkit for ...",
 # "TnT - A Statistical Part-of-Speech Tagger"; the subtitle's head (before its first preposition) says its kind
 _TITLE_NAME = re.compile(r"^(?P<name>[A-Z][\w'-]*)\s*(?::|\s-\s)\s*(?:(?:a|an|the)\s+)?(?P<rest>.+)$")

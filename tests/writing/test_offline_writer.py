@@ -389,7 +389,8 @@ def test_a_plural_phrase_takes_a_plural_verb_in_the_passive() -> None:
     assert plural_head("the first provable approximation guarantees")  # "... guarantees are introduced by"
     assert plural_head("GANs for text generation")
     for singular in ("a set of methods", "an analysis of query logs", "a model named ColBERT, which uses terms",
-                     "the Gauss", "a corpus"):
+                     "the Gauss", "a corpus", "Recommendation through mixtures of item relationships",
+                     "Search over encrypted documents", "Transfer across domains"):
         assert not plural_head(singular), singular
 
 
@@ -529,6 +530,8 @@ def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves
     assert paper_topic("Factorization Meets the Neighborhood: A Multifaceted Collaborative Filtering Model") == \
         "a multifaceted collaborative filtering model"
     assert paper_topic("Pathways &amp; Paws(Es): Engaging Human-Animal Partnerships for Community Building") == ""
+    # an imperative is no topic ("... study start from scratch")
+    assert paper_topic("Start from Scratch: Towards Automatically Identifying, Modeling, and Naming Attributes") == ""
     # a title's lead that is not a name does not name the abstract's framework
     assert not any("Controlling Polarization" in v for v in descriptor_variants(
         "a versatile framework", " that reduces polarization", "Controlling Polarization in Personalization: An "
