@@ -133,7 +133,7 @@ _AUTHOR = re.compile(r"\bauthor\s*=\s*\{(.*?)\},?\s*\n", re.S)
 
 
 def _person(name: str) -> tuple[str, str]:
-    """A name as (surname, given names), lower-cased, without dots: "Croft, W. Bruce" -> ("croft", "w bruce")."""
+    """A name as (surname, given names), lower-cased, without dots ("Croft, W. Bruce": "croft", "w bruce")."""
     last, _, first = name.partition(",") if "," in name else (name.split()[-1] if name.split() else "", "",
                                                               " ".join(name.split()[:-1]))
     return last.strip().lower(), " ".join(first.replace(".", " ").split()).lower()

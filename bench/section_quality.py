@@ -4,7 +4,8 @@ Each ACM-CR query paper with a related-work text becomes a draft made of its tit
 (unseeded; ``--seeded`` also gives 30% of its in-collection references as existing citations).
 The knowledge base is a subset index: every in-collection reference of every query paper plus
 ``--distractors`` random ACM records with abstracts (``--authors-papers``: and every other paper
-the query papers' authors wrote, as a real knowledge base holds them), embedded with the product's default embedder
+the query papers' authors wrote, as a real knowledge base holds them), embedded with the product's
+default embedder
 (all-MiniLM-L6-v2, int8; vectors memoised in ``--embed-cache``), so "hybrid" below is MiniLM + BM25
 as a user's knowledge base has it (``--embedder hashing``: the model-free HashingEmbedder). The
 judge is the one the product builds for that knowledge base (the citation model over MiniLM, the
@@ -290,7 +291,8 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         "hybrid_precision": avg("hybrid_precision"), "hybrid_recall": avg("hybrid_recall"),
         "gold_per_section": avg("gold"), "precision_ceiling": avg("precision_ceiling"),
         **({"authors_other_papers_per_section": avg("authors_other_papers"),
-            "hybrid_authors_other_papers_per_section": avg("hybrid_authors_other_papers")} if OTHER_OWN_WORK else {}),
+            "hybrid_authors_other_papers_per_section": avg("hybrid_authors_other_papers")}
+           if OTHER_OWN_WORK else {}),
         "support_rate": round(sum(r["supported"] for r in rows) / judged, 4) if judged else 0.0,
         "labels": dict(labels),
         # sentences citing only papers without an abstract cannot be checked (a title alone is too little)
@@ -362,7 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="the floor of the test half (default: the product's graph.relevance_floor)")
     parser.add_argument("--seeded", action="store_true")
     parser.add_argument("--authors-papers", action="store_true",
-                        help="ACM-CR: the knowledge base also holds every other paper of the query papers' authors")
+                        help="ACM-CR: the knowledge base also holds every other paper of the query "
+                             "papers' authors")
     parser.add_argument("--cited-weights", type=float, nargs="+", default=[],
                         help="with --seeded: also sweep selection.cited_weight on the development half")
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")

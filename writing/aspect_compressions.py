@@ -137,7 +137,8 @@ def _heads_a_built_thing(words: list[str]) -> bool:
     return singular(head) in _BUILT
 
 
-_THAT_IS = re.compile(r"^(?P<verb>(?:show|demonstrate|prove|find)s?)\s+that\s+(?P<np>[\w-]+(?:\s[\w-]+){0,5}?)\s+"
+_THAT_IS = re.compile(r"^(?P<verb>(?:show|demonstrate|prove|find)s?)\s+that\s+"
+                      r"(?P<np>[\w-]+(?:\s[\w-]+){0,5}?)\s+"
                       r"(?:is|are)\s+(?P<predicate>(?!not\b|neither\b|also\b|\w+ed\b|\w+ing\b)[^,;:]+)$")
 
 
@@ -156,9 +157,10 @@ def as_infinitive(text: str) -> str:
 def compressions(text: str, action: bool = False) -> list[str]:
     """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
     said with a gerund, with one inner modifier dropped, then with its trailing modifiers dropped
-    (cut before a preposition), then each of these as an infinitive (:func:`as_infinitive`). An action that names only a kind of thing ("present an extensive
-    analysis", what of having been cut), a bare container ("present a list") or only how the work
-    is tested is not said, nor a cut inside a list."""
+    (cut before a preposition), then each of these as an infinitive (:func:`as_infinitive`). An
+    action that names only a kind of thing ("present an extensive analysis", what of having been
+    cut), a bare container ("present a list") or only how the work is tested is not said, nor a cut
+    inside a list."""
     cuts = []
     for limit in (9, 7, 5):
         short = shorten(text, limit, cut_clauses=False)

@@ -160,7 +160,8 @@ _NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s
                       r"(?=\s+(?:based|that|which|for|to|of|with)\b|[,.]|$)"))
 _ARTEFACT_KINDS = ARTEFACT_HEADS | {"app", "application", "toolkit", "resource"}
 # a title naming the draft's artefact before its subtitle: "Joshua: An Open Source Toolkit for ...",
-# "TnT - A Statistical Part-of-Speech Tagger"; the subtitle's head (before its first preposition) says its kind
+# "TnT - A Statistical Part-of-Speech Tagger"; the subtitle's head (before its first preposition) says
+# its kind
 _TITLE_NAME = re.compile(r"^(?P<name>[A-Z][\w'-]*)\s*(?::|\s-\s)\s*(?:(?:a|an|the)\s+)?(?P<rest>.+)$")
 _HEAD_END = re.compile(r"\s(?:for|of|to|with|in|on|at|based|using|via|that|from)\s|[,;]", re.I)
 # what a named artefact does, not how it compares: a result is no aspect to contrast a theme with

@@ -63,11 +63,12 @@ _NO_INFINITIVE = re.compile(r"\b(?:introduce|present|develop|describe|design|bui
                             re.I)
 # a complement clause that lost its verb ("we find that the predictions.")
 _THAT_CLAUSE = re.compile(r"\b(?:find|found|show|showed|shown|report|reported|suggest|indicate|demonstrate|observe|"
-                          r"argue|conclude|reveal|confirm|prove|proved|proven|establish|establishes|established)s?\s+that\b"
+                          r"argue|conclude|reveal|confirm|prove|proved|proven|establish|establishes|"
+                          r"established)s?\s+that\b"
                           r"(?P<rest>[^,;:]*)$", re.I)
 # a that-clause led by a subordinate clause whose main clause was cut ("we show that while there are cases.")
-_SUBORDINATORS = frozenset({"while", "whereas", "although", "though", "when", "whenever", "if", "because", "since",
-                            "unless", "once"})
+_SUBORDINATORS = frozenset({"while", "whereas", "although", "though", "when", "whenever", "if", "because",
+                            "since", "unless", "once"})
 # a comparison without its second term, or an adjective whose noun was cut ("its effectiveness is comparable.")
 _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "similar", "better", "worse", "short",
                          "devoid", "regardless", "irrespective", "due", "according"})  # "a Dirichlet prior." is whole

@@ -16,10 +16,11 @@ from relatex.writing.sentence_checks import MODIFIER_STARTS
 _PLURAL_NOUNS = frozenset({"needs", "works", "matches", "scales", "benefits", "transfers"})  # "Information Needs"
 _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "an", "the", "how", "why", "what", "when",
                               "is", "are", "can", "do", "does", "should", "beyond", "rethinking", "revisiting", "from",
-                              "my", "your", "our", "we", "i", "you", "let", "let's",  # "My Phone and Me": a catchword
-                              # an imperative: "Start from Scratch: ...", "Mind the Gap", "Look Before You Leap"
-                              "start", "stop", "make", "keep", "put", "take", "give", "get", "go", "think", "look",
-                              "mind", "ask", "bring", "say", "tell", "leave", "know", "don't"})
+                              # a catchword: "My Phone and Me"
+                              "my", "your", "our", "we", "i", "you", "let", "let's",
+                              # an imperative: "Start from Scratch: ...", "Mind the Gap"
+                              "start", "stop", "make", "keep", "put", "take", "give", "get", "go", "think",
+                              "look", "mind", "ask", "bring", "say", "tell", "leave", "know", "don't"})
 
 
 _NEEDS_NOUNS = frozenset({"information", "user", "users", "search", "searcher", "customer"})  # "User Needs": a noun
@@ -220,7 +221,8 @@ ARTEFACT_HEADS = frozenset({"framework", "approach", "method", "model", "system"
                              "toolkit", "network", "platform", "engine", "tool", "dataset", "corpus", "benchmark",
                              "parser", "tagger", "classifier", "recommender", "interface", "library", "agent",
                              "language", "metric", "measure", "simulator", "prototype", "testbed", "pipeline",
-                             "analyzer", "aligner", "segmenter", "translator", "summarizer", "generator", "recognizer"})
+                             "analyzer", "aligner", "segmenter", "translator", "summarizer", "generator",
+                             "recognizer"})
 _NOT_CONTENT = frozenset({"a", "an", "the", "new", "novel", "of", "and", "for", "to", "in", "on", "with", "via",
                           "using", "by", "through", "based", "approach", "method", "model", "framework", "system"})
 # a head noun that needs its article before its of-phrase ("our study of the role of ...")

@@ -61,7 +61,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"\citet{a} compare the models in terms.",
     r"\citet{a} rank the candidates in the order.",
     r"An early contribution is that of \citet{a}, who investigate a multi-stage retrieval architecture consisting.",
-    r"In contrast to these works on coherence, we demonstrate that while there are cases where coherence is poor.",
+    r"Unlike these works on coherence, we demonstrate that while there are cases where coherence is poor.",
     r"Unlike these works on alignment, we prove that finding an optimal alignment.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
