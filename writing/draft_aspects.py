@@ -184,11 +184,13 @@ def _artefact_names(sentences: list[str]) -> dict[str, str]:
     return names
 
 
-def _title_artefact(title: str) -> dict[str, str]:
+def _title_artefact(title: str, text: str) -> dict[str, str]:
     """The name a draft's title gives its artefact, with its kind ("Joshua: An Open Source Toolkit
-    for ..." -> {"Joshua": "toolkit"}); empty when the subtitle's head names no artefact."""
+    for ..." -> {"Joshua": "toolkit"}); empty when the subtitle's head names no artefact, or when
+    the name is a word the abstract (``text``) also writes in lower case ("Search: A Tool for ...":
+    "search" is no name, and "Search engines ..." is not what the tool does)."""
     found = _TITLE_NAME.match(" ".join(title.split()))
-    if found is None:
+    if found is None or re.search(rf"\b{re.escape(found.group('name').lower())}\b", text):
         return {}
     head = _HEAD_END.split(f" {found.group('rest')} ", maxsplit=1)[0].split()
     kind = singular(head[-1].lower()) if head else ""
@@ -219,7 +221,7 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
     text = " ".join(text.replace("{", "").replace("}", "").split())
     out: list[DraftAspect] = []
     sentences = sentences_of(text)
-    names = {**_title_artefact(title), **_artefact_names(sentences)}
+    names = {**_title_artefact(title, text), **_artefact_names(sentences)}
     for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
         sentence = _PAREN_CITATION.sub("", sentence)  # "... the pairwise approach (Herbrich et al., 1999)"
         if _CITES_OTHER_WORK.search(sentence):

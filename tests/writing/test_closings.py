@@ -285,6 +285,9 @@ def test_the_artefact_a_title_names_is_ours_even_in_a_descriptive_sentence() -> 
     assert not any(a.subject == "our toolkit" for a in draft_aspects(abstract))  # no title: no name, no kind
     lead = "Learning: A Survey of Methods for Ranking"  # a subtitle whose head names no artefact
     assert not any(a.subject.startswith("our") for a in draft_aspects("Learning ranks documents well.", lead))
+    word = "Search: A Tool for Finding Papers"  # a word the abstract writes in lower case is no name
+    tool = draft_aspects("We build a tool for search. Search engines rank papers by their citations.", word)
+    assert not any(a.subject == "our tool" for a in tool)
 
 
 def test_an_aim_says_what_the_work_does_and_a_participle_lead_in_is_left_out() -> None:
