@@ -194,7 +194,6 @@ def plural_looking_head(phrase: str) -> bool:
 
 _SINGULAR_IN_S = frozenset({"bias", "atlas", "canvas", "chaos", "lens", "news", "gas"})  # "bias in search is"
 
-
 _HEAD_PART = re.compile(r",|\s(?:of|for|to|that|which|with|in|on|by|from|named|called|via|using|"
                         r"through|across|under|over|into|towards|toward|between|among|against|within|"
                         r"without|beyond|during|about)\s")
