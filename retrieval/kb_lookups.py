@@ -18,6 +18,10 @@ class RecordLookups:
     _records: RecordStore
     _mutex: threading.RLock
 
+    def __len__(self) -> int:
+        with self._mutex:
+            return self._records.count()
+
     def get(self, record_id: str) -> PaperRecord | None:
         with self._mutex:
             return self._records.get(record_id)

@@ -193,8 +193,12 @@ class KnowledgeBase(RecordLookups):
     # -- embedder ---------------------------------------------------------------------------------
     @property
     def embedder(self) -> Embedder:
+        """The model the vectors were built with; its name is read under the mutex, so that a close
+        from another thread never frees the connection mid-read (a segmentation fault)."""
         if self._embedder is None:
-            self._embedder = default_embedder_for(self._records.get_meta("embedder"))
+            with self._mutex:
+                if self._embedder is None:
+                    self._embedder = default_embedder_for(self._records.get_meta("embedder"))
         return self._embedder
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
@@ -392,7 +396,3 @@ class KnowledgeBase(RecordLookups):
                 "vectors": self._store.count() if self._store is not None else None,
                 "runs": self._records.last_runs(5),
             }
-
-    def __len__(self) -> int:
-        with self._mutex:
-            return self._records.count()

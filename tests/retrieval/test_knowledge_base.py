@@ -3,6 +3,8 @@ crash recovery, the writer lock and read-only snapshots."""
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -223,3 +225,30 @@ def test_records_stream_in_batches_and_a_close_meanwhile_ends_the_stream(tmp_pat
     reader.close()  # as a reindex closes the knowledge base a selection reads
     with pytest.raises(Exception, match="closed"):
         list(stream)
+
+
+def test_the_embedder_is_read_while_no_close_can_run(tmp_path: Path, embedder: HashingEmbedder) -> None:
+    """A close from another thread waits for the read of the embedder's name, and a read after the
+    close fails with an error instead of touching a freed connection."""
+    with KnowledgeBase.open(tmp_path / "kb", embedder=embedder):
+        pass
+    reader = KnowledgeBase.open(tmp_path / "kb", read_only=True)  # the embedder is read on first use
+    holding = threading.Event()
+
+    def close_later() -> None:
+        with reader._mutex:  # as close() does; the read must wait for it
+            holding.set()
+            time.sleep(0.3)
+
+    closer = threading.Thread(target=close_later, daemon=True)
+    closer.start()
+    holding.wait(5)
+    started = time.perf_counter()
+    assert reader.embedder.model_id == embedder.model_id
+    assert time.perf_counter() - started >= 0.25
+    closer.join(5)
+    other = KnowledgeBase.open(tmp_path / "kb", read_only=True)
+    other.close()
+    with pytest.raises(Exception, match="closed"):
+        _ = other.embedder
+    reader.close()
