@@ -99,10 +99,13 @@ def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]]
     parsing are background to our work on shift-reduce parsing." Claims nothing of the papers beyond
     the theme's label, so it holds where a contrast cannot be checked (a paper without an abstract,
     a paper naming the phrase); "" when no phrase is left. A phrase that is the whole of the draft's
-    title ``topic`` is not said again once the section has said the title."""
+    title ``topic`` is not said again once the section has said the title, and the means the title
+    names ("machine learning for coreference resolution") is no study of the draft's own."""
     for phrase in phrases:
         if _said(phrase, used) or word_stems(phrase) <= word_stems(term):
             continue
+        if re.search(rf"\b{re.escape(phrase)}\s+(?:for|to)\s", topic, re.I):
+            continue  # "... provides context for our study of machine learning": the draft uses it
         if topic and "topic" in used and word_stems(topic) <= word_stems(phrase):
             continue  # "... to our study of syntax-based alignment" twice
         study = "work on" if phrase.split()[0].endswith("ing") else "study of"

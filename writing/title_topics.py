@@ -208,7 +208,14 @@ def names_an_artefact(topic: str) -> bool:
     """Whether a draft's title topic names the artefact the draft builds ("new approach for aligning
     parallel texts"): the draft is it ("our new approach for ..."), not a study of it."""
     head = re.split(r"\s(?:for|of|to|with|in|on|based|using|via|that)\s", f" {topic} ", maxsplit=1)[0].split()
+    last = head[-1].lower() if head else ""
+    built = last == "function" or not last.endswith(_PROCESS_ENDS)
+    if len(head) >= 3 and head[0].lower() in {"new", "novel"} and built:
+        return True  # "new objective function for word alignment": the draft's own, whatever its head
     return bool(head) and head[0].lower() not in {"a", "an", "the"} and head[-1].lower() in ARTEFACT_HEADS
+
+
+_PROCESS_ENDS = ("tion", "ing", "sis", "ment")  # "new word detection": a task, not a thing built
 
 
 # a subtitle that names only a kind of work, and how it joins the title's subject

@@ -121,6 +121,19 @@ def test_where_no_contrast_can_be_checked_the_theme_is_background_to_a_focus() -
     # the draft's whole title, once said by the section, is not said again
     assert focus_relation(["syntax-based alignment"], "translation models", _pick().pick, {"topic"},
                           topic="syntax-based alignment") == ""
+    # what the title uses is no study of the draft's ("our study of machine learning"); its task is
+    means = focus_relation(["machine learning", "coreference resolution"], "pronoun resolution", _pick().pick,
+                           {"topic"}, topic="machine learning for coreference resolution")
+    assert "machine learning" not in means and "study of coreference resolution" in means, means
+
+
+def test_a_new_thing_the_title_names_is_the_drafts_own() -> None:
+    from relatex.writing.title_topics import names_an_artefact
+
+    assert names_an_artefact("new objective function for word alignment")  # "our new objective function"
+    assert names_an_artefact("novel neural ranking model for search")
+    assert not names_an_artefact("new word detection in Chinese")  # a task, studied
+    assert not names_an_artefact("new approaches to parsing")
 
 
 def test_a_title_in_title_case_is_read_as_one_in_sentence_case() -> None:
