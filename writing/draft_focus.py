@@ -104,7 +104,7 @@ def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]]
     for phrase in phrases:
         if _said(phrase, used) or word_stems(phrase) <= word_stems(term):
             continue
-        if re.search(rf"\b{re.escape(phrase)}\s+(?:for|to)\s", topic, re.I):
+        if _means(phrase, topic):
             continue  # "... provides context for our study of machine learning": the draft uses it
         if topic and "topic" in used and word_stems(topic) <= word_stems(phrase):
             continue  # "... to our study of syntax-based alignment" twice
@@ -113,6 +113,17 @@ def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]]
         if sentence:
             return sentence
     return ""
+
+
+def _means(phrase: str, topic: str) -> bool:
+    """Whether the title names ``phrase`` as what the draft uses, not what it studies: a learning
+    method or network before "for" ("machine learning for coreference resolution"), or anything
+    before "to" and a verb ("using semantic roles to improve question answering"). "Query rewriting
+    for voice shopping" and "optimization strategies for online learning" are what they study."""
+    at = re.escape(phrase)
+    return bool(re.search(rf"\b{at}\s+to\s+(?!(?:the|a|an)\b)[a-z]+(?<!ing)\b", topic, re.I)  # a verb
+                or (phrase.split()[-1].lower() in {"learning", "network", "networks"}
+                    and re.search(rf"\b{at}\s+for\s", topic, re.I)))
 
 
 def _said(phrase: str, used: set[str]) -> bool:

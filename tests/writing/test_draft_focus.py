@@ -125,6 +125,12 @@ def test_where_no_contrast_can_be_checked_the_theme_is_background_to_a_focus() -
     means = focus_relation(["machine learning", "coreference resolution"], "pronoun resolution", _pick().pick,
                            {"topic"}, topic="machine learning for coreference resolution")
     assert "machine learning" not in means and "study of coreference resolution" in means, means
+    roles = focus_relation(["semantic roles", "question answering"], "answer types", _pick().pick, {"topic"},
+                           topic="using semantic roles to improve question answering")
+    assert "semantic roles" not in roles and "question answering" in roles, roles
+    studied = focus_relation(["query rewriting", "voice shopping"], "voice search", _pick().pick, {"topic"},
+                             topic="query rewriting for voice shopping null queries")
+    assert "study of query rewriting" in studied, studied  # what is done for something is what is studied
 
 
 def test_a_new_thing_the_title_names_is_the_drafts_own() -> None:
