@@ -209,8 +209,8 @@ def names_an_artefact(topic: str) -> bool:
     parallel texts"): the draft is it ("our new approach for ..."), not a study of it."""
     head = re.split(r"\s(?:for|of|to|with|in|on|based|using|via|that)\s", f" {topic} ", maxsplit=1)[0].split()
     last = head[-1].lower() if head else ""
-    built = last == "function" or not last.endswith(_PROCESS_ENDS)
-    if len(head) >= 3 and head[0].lower() in {"new", "novel"} and built:
+    built = last == "function" or not last.endswith(_PROCESS_ENDS + ("s",))  # one thing, not a task
+    if len(head) >= 3 and head[0].lower() in {"new", "novel"} and built and not head[1][:1].isupper():
         return True  # "new objective function for word alignment": the draft's own, whatever its head
     return bool(head) and head[0].lower() not in {"a", "an", "the"} and head[-1].lower() in ARTEFACT_HEADS
 

@@ -140,6 +140,8 @@ def test_a_new_thing_the_title_names_is_the_drafts_own() -> None:
     assert names_an_artefact("novel neural ranking model for search")
     assert not names_an_artefact("new word detection in Chinese")  # a task, studied
     assert not names_an_artefact("new approaches to parsing")
+    assert not names_an_artefact("new users' preferences for items")  # "new" says who, not what is built
+    assert not names_an_artefact("new Zealand English for speech recognition")  # a name
 
 
 def test_a_title_in_title_case_is_read_as_one_in_sentence_case() -> None:
