@@ -37,13 +37,20 @@ def agree_singular(phrase: str) -> str:
 
 
 MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
+_LY_VERBS = frozenset({"apply", "reply", "supply", "rely", "comply", "imply", "multiply", "ally", "fly"})
+
+
+def adverb(word: str) -> bool:
+    """An adverb in "-ly" ("automatically"), not a verb spelt so ("apply", "rely")."""
+    low = word.lower().strip(",;")
+    return low.endswith("ly") and low not in _LY_VERBS
 
 
 def singular_action(action: str) -> str:
     """A "we" action said of "our work": its first verb inflected ("can" and the like stay), past
     adverbs ("automatically derive"); "" when the action does not open on a verb in its base form."""
     words = action.split()
-    i = next((j for j, w in enumerate(words) if not w.lower().endswith("ly")), len(words))
+    i = next((j for j, w in enumerate(words) if not adverb(w)), len(words))
     if i >= len(words) or words[i].lower() in MODALS:
         return action if i < len(words) else ""
     if not re.fullmatch(r"[a-z][a-z\-]+", words[i]) or re.search(r"(?:ed|ing|(?<![su])s)$", words[i]):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.claims.topic_claims import singular
-from relatex.writing.agreement import MODALS
+from relatex.writing.agreement import MODALS, adverb
 from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
 from relatex.writing.draft_aspects import evaluation_only
 from relatex.writing.phrase_attempts import purpose_as_gerund
@@ -55,7 +55,8 @@ _CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", 
                          "form"})
 # plural nouns that need to say what of, or in what ("two families", "the major milestones")
 _OF_WHAT = frozenset({"family", "families", "kinds", "types", "forms", "sets", "milestones", "aspects",
-                      "issues", "trends", "advances", "developments", "directions"})
+                      "issues", "trends", "advances", "developments", "directions", "parameters", "details",
+                      "elements", "components", "properties", "characteristics", "parts"})
 _CUT_ENDS = frozenset({"so", "thus", "then", "also", "very", "more", "most", "many", "such", "ones", "new"})
 
 
@@ -63,7 +64,7 @@ def _thin_object(action: str) -> bool:
     """An action whose object is a bare container ("present a list", "surveys the major milestones")
     or that ends on a word a cut leaves hanging ("optimizes the policy for logging data so")."""
     words = [w.lower().strip(",;") for w in action.split()]
-    while words and (words[0] in MODALS or words[0].endswith("ly")):
+    while words and (words[0] in MODALS or adverb(words[0])):
         words = words[1:]  # "can automatically derive a mixture": the object follows the main verb
     words = words[1:]
     content = [w for w in words if w not in UNSPECIFIC and w not in {"an", "a", "the", "of"}]
@@ -167,6 +168,11 @@ def compressions(text: str, action: bool = False) -> list[str]:
         rest = text[len(short):].split() if text.startswith(short) else []
         if rest and rest[0].lower() in MODIFIER_STARTS and len(short.split()) >= 3:
             cuts.append(short)
+    # "is generative[, producing ...]", "is deterministic [and is driven by ...]"; never how a finding
+    # was reached ("[, using ...]")
+    second = re.search(r"\s+and\s+(?:is|are|was|were)\s|,\s+(?!using\b)[a-z]+ing\s", text)
+    if second and len(text[:second.start()].split()) >= 2:
+        cuts.append(text[:second.start()])
     gerund = purpose_as_gerund(text)  # "a model to estimate X" -> "a model for estimating X"
     out: list[str] = []
     plain = without_praise(text)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
-from relatex.writing.agreement import singular_action, third_person
+from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.writing.agreement import adverb, singular_action, third_person
 from relatex.writing.contribution_extract import mask_inner_periods, unmask
 from relatex.writing.contributions import (
     CONTRIBUTION,
@@ -36,14 +37,20 @@ class DraftAspect:
 
 
 # verbs a draft says its own work with, beyond those read from cited papers ("this paper surveys ...")
-DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study"}
+DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study", "outline": "describe",
+                               "derive": "propose", "approach": "study"}
 # verb classes with which a draft builds what it may name ("we propose a model named BGCN") ...
 _BUILDING = frozenset({"propose", "describe"})
 # ... or makes at all: in "we propose a model that ...", the model is the draft's own ("our model");
 # in "we study X, which ...", X is not
 _MAKING = _BUILDING | {"define", "release"}
-DRAFT_CONTRIBUTION = re.compile(CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|", 1),
-                                CONTRIBUTION.flags)
+# ... and its perfect ("we have developed") and a few more adverbs ("we additionally show"); never "we have
+# previously / recently ...": that is the authors' earlier work
+_MORE_ADVERBS = (r"(?P<perfect>ha(?:ve|s)\s+)?(?:additionally\s+|briefly\s+|specifically\s+|formally\s+|"
+                 r"carefully\s+|")
+DRAFT_CONTRIBUTION = re.compile(
+    CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|outline|derive|approach|", 1)
+    .replace(r"(?:also\s+|", _MORE_ADVERBS + r"also\s+|", 1), CONTRIBUTION.flags)
 _THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
 _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
@@ -58,6 +65,9 @@ _CITES_OTHER_WORK = re.compile(r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]|\b[A-Z][a-z]+(?
                                r"\s+et\s+al\.?)?,?\s+\(?(?:19|20)\d\d[a-z]?\)")
 # a parenthetical citation names a source of what the draft does; the sentence still says what it does
 _PAREN_CITATION = re.compile(r"\s*\((?:see\s+)?[A-Z][^()]{0,120}?,?\s(?:19|20)\d\d[a-z]?\)")
+# the draft's own artefact as the subject after a lead-in, in a sentence that reads as background
+_OWN_SUBJECT = re.compile(r",\s+(?P<subject>our\s+(?:[a-z][\w-]*\s+){0,2}?(?P<kind>[a-z]+))\s+"
+                          r"(?P<action>(?:is|are|[a-z]+s)\s.+)$")
 _LEAD_IN = re.compile(r"^(?:on|in|for|with|across|using|through|[a-z]{3,}ing)\s[^,]{3,80},\s*", re.I)
 
 
@@ -66,7 +76,11 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
     before its relative clause, else nothing (a clause cut mid-way says something the draft does not)."""
     words = text.split()
     if len(words) > max_words:  # before its first comma, else before its relative clause (a whole clause)
-        heads = [text.split(", ")[0].split(), re.split(r"\s(?:that|which|who|whose|where)\s", text)[0].split(),
+        before_comma = text.split(", ")[0].split()
+        after = words[len(before_comma)] if len(before_comma) < len(words) else ""
+        if before_comma and after and is_adjective_like(before_comma[-1]) and is_adjective_like(after):
+            before_comma = []  # "a large, unlabeled corpus": a comma between two adjectives ends no clause
+        heads = [before_comma, re.split(r"\s(?:that|which|who|whose|where)\s", text)[0].split(),
                  re.split(r"\s(?:by|with|using|through|via)\s", text)[0].split()]  # before how it is done
         head = next((h for h in heads if 5 <= len(h) <= max_words), None)
         if head is None:
@@ -101,6 +115,33 @@ def _coordinated(verb: str, rest: str) -> list[tuple[str, str]]:
     return [(v, r) for v, r in out if not _PRONOUN_OBJECT.match(r)]
 
 
+# "we present here X"; "we use X and are looking for Y": the second verb phrase is no object of the first
+_OWN_OBJECT = re.compile(r"^(?:here|so far|thus far|in this (?:paper|article|work))\s+|"
+                         r"\s+and\s+(?:are|were|have|had)\b.*$", re.I)
+
+
+def _own_clause(before: str, rest: str) -> bool:
+    """Whether "we <verb>" opens a clause of its own: not inside a noun phrase ("the system we have
+    developed is ...", "the one we describe, ..."), not before another verb ("and experimented X")."""
+    words = rest.split()
+    if not words or rest[0] in ",;" or words[0].lower() in {"since", "so", "because", "is", "are", "was",
+                                                              "were"}:
+        return False
+    if words[0].lower() == "and" and len(words) > 1 and words[1].lower().endswith("ed") \
+            and not _AND_VERB.match(rest):
+        return False  # "we have designed and experimented novel kernels": "design and experimented"
+    before = before.strip()
+    return not (_NOUN_BEFORE.search(before) and not _LEAD.match(before))
+
+
+_NOUN_BEFORE = re.compile(r"\b(?:the|a|an|this|that|these|those|our|its|their|each|every|which)\s+"
+                          r"(?:[\w-]+\s+){0,3}"
+                          r"(?!(?:paper|work|article|study|thesis|section|chapter|note|year|time|end|"
+                          r"of|in|on|for|to|with|by|from|at|as|than)$)[\w-]+$", re.I)
+_LEAD = re.compile(r"^(?:on|in|for|with|using|to|by|after|before|while|when|from|as|through|based|given|"
+                   r"[a-z]+ing)\b", re.I)  # "Considering phrases that ... trees we develop X"
+
+
 def _complete(text: str) -> bool:
     """Not cut at an abbreviation ("unbiased w.") or inside brackets or dashes."""
     last = text.split()[-1] if text.split() else ""
@@ -128,7 +169,7 @@ def evaluation_only(action: str) -> bool:
     if _COMPARATIVE.search(action.lower()):
         return True  # "is twice as accurate as the state of the art": a result against others, no aspect
     words = action.lower().split()
-    while len(words) > 1 and words[0].endswith("ly"):
+    while len(words) > 1 and adverb(words[0]):
         words = words[1:]  # "significantly outperforms ...": the verb follows its adverb
     if not words:
         return True
@@ -231,10 +272,18 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
             out.append(named)
             continue
         if role == BACKGROUND:
+            own = _OWN_SUBJECT.search(sentence)  # "In contrast to much current work, ..., our system is ..."
+            if own and own.group("kind") in _ARTEFACT_KINDS:
+                action = _cap_clause(own.group("action"))
+                if len(action.split()) >= 2 and _complete(action) and not evaluation_only(action):
+                    out.append(DraftAspect("action", own.group("subject"), action))
             continue  # the field and its gaps ("relevance is an essential concept"), not the draft's work
         match = DRAFT_CONTRIBUTION.search(sentence)
         if match:
             rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))
+            rest = _OWN_OBJECT.sub("", rest).split(":")[0]  # "five grammars: Catalan, ...": the list left out
+            if not _own_clause(sentence[:match.start()], rest):
+                continue  # "the system we have developed is ...": the draft's work as a subject
             head = shorten(rest, 6)
             relative = RELATIVE.match(rest[len(head):]) if rest.lower().startswith(head.lower()) else None
             if relative and relative.group("rel").lower() not in {"that", "which"}:
@@ -243,6 +292,9 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
                 rest, relative = head.split(",")[0], None  # "we investigate causal retrieval": a topic
             if relative:
                 noun = re.sub(r"^(?:a|an|the)\s+", "", head, flags=re.I)
+                kind = noun.split(" of ")[0]  # "a theory of linguistic structure which ...": our theory
+                if len(noun.split()) > 3 and len(kind.split()) <= 2 and kind.split()[-1] in _ARTEFACT_KINDS:
+                    noun = kind
                 subject = f"our {noun}" if 0 < len(noun.split()) <= 3 else "our work"
                 for part in _THIRD_PERSON_SPLIT.split(relative.group("body")):
                     part = _cap_clause(part)

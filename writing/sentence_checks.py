@@ -210,6 +210,8 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
         return "'both' without its 'and'"
     if _DOUBLED_FUNCTION_WORD.search(text):
         return "doubled function word"
+    if re.search(r"\b(?:the|a|an)\s+based\b", text, re.I):
+        return "an article before 'based' (what it is based on was lost: 'apply a based on ...')"
     gerund = _ARTICLE_GERUND.search(text)
     if gerund and gerund.group("verb").lower() not in _COUNT_GERUNDS:
         return f"an article before the verb form '{gerund.group('verb')}'"

@@ -1,0 +1,101 @@
+"""What a draft says its own work does, read from its abstract: tenses, adverbs, lists and clauses."""
+
+from __future__ import annotations
+
+from relatex.writing.agreement import adverb, singular_action
+from relatex.writing.aspect_compressions import compressions
+from relatex.writing.draft_aspects import draft_aspects
+from relatex.writing.sentence_checks import well_formed
+
+BACKGROUND = "Coreference resolution links mentions of the same entity. "
+
+
+def texts(abstract: str) -> list[str]:
+    return [a.text for a in draft_aspects(abstract)]
+
+
+def test_the_perfect_says_what_the_work_does() -> None:
+    abstract = BACKGROUND + ("We have developed a corpus-based algorithm for identifying non-anaphoric noun phrases. "
+                             "We have systematically investigated the amount of training data a tagger needs.")
+    assert texts(abstract) == ["develop a corpus-based algorithm for identifying non-anaphoric noun phrases",
+                               "investigate the amount of training data a tagger needs"]
+
+
+def test_earlier_work_of_the_authors_is_no_aspect() -> None:
+    abstract = BACKGROUND + "We have previously proposed a tagger for Hindi. We have recently reported on two systems."
+    assert texts(abstract) == []
+
+
+def test_we_inside_a_noun_phrase_is_no_action_of_ours() -> None:
+    abstract = BACKGROUND + ("The system we have developed is straightforwardly extensible to nominal predicates. "
+                             "We would like to compare it with systems other than the one we have developed, "
+                             "beyond coreference.")
+    assert not any(t.startswith(("develop", "is ")) for t in texts(abstract))
+
+
+def test_a_lead_in_before_we_keeps_the_action() -> None:
+    abstract = BACKGROUND + ("Considering phrases that match syntactic categories we develop techniques to "
+                             "generalize the phrase table. This year we also investigated hiring non-expert "
+                             "annotators for the evaluation.")
+    assert texts(abstract) == ["develop techniques to generalize the phrase table",
+                               "investigate hiring non-expert annotators for the evaluation"]
+
+
+def test_here_and_the_list_after_a_colon_are_left_out() -> None:
+    abstract = BACKGROUND + ("We present here criteria and techniques for detecting speech repairs. "
+                             "We introduce five primitive grammars: Catalan, Unit Step and terminals.")
+    assert texts(abstract) == ["present criteria and techniques for detecting speech repairs",
+                               "introduce five primitive grammars"]
+
+
+def test_a_second_verb_phrase_is_no_object_of_the_first() -> None:
+    abstract = BACKGROUND + ("We have used a simple triclass Markov model and are looking for the best estimates. "
+                             "In this paper we have designed and experimented novel convolution kernels.")
+    assert texts(abstract) == ["use a simple triclass Markov model"]
+
+
+def test_approaching_a_task_as_another_is_what_the_work_does() -> None:
+    abstract = BACKGROUND + "In this paper we approach sense disambiguation and extraction as one tagging problem."
+    assert texts(abstract) == ["approach sense disambiguation and extraction as one tagging problem"]
+
+
+def test_the_kind_before_of_names_what_the_draft_builds() -> None:
+    abstract = BACKGROUND + "We propose a method of unknown word tagging which improves the accuracy of rare words."
+    aspects = draft_aspects(abstract)
+    assert [(a.subject, a.text) for a in aspects] == [("our method", "improves the accuracy of rare words")]
+
+
+def test_a_verb_spelt_with_ly_is_no_adverb() -> None:
+    assert not adverb("apply") and not adverb("rely") and adverb("automatically")
+    assert singular_action("apply the method to two applications") == "applies the method to two applications"
+    assert singular_action("automatically derive a mixture") == "automatically derives a mixture"
+
+
+def test_an_article_before_based_is_garbled() -> None:
+    assert not well_formed("Our work applies a based on a labeling formulation of the problem.")
+    assert well_formed("Our work applies a model based on a labeling formulation of the problem.")
+
+
+def test_the_drafts_artefact_after_a_lead_in_is_the_drafts_even_in_a_background_sentence() -> None:
+    abstract = ("Coreference systems are driven by syntactic and discourse constraints. In contrast to much current "
+                "work, which focuses on learning, our system is deterministic and is driven entirely by syntactic "
+                "compatibility.")
+    aspects = draft_aspects(abstract)
+    assert [(a.subject, a.text) for a in aspects] == [
+        ("our system", "is deterministic and is driven entirely by syntactic compatibility")]
+    assert compressions(aspects[0].text, action=True)[-1] == "is deterministic"
+
+
+def test_a_comma_between_two_adjectives_ends_no_clause() -> None:
+    abstract = BACKGROUND + ("We derive the rhetorical structures of texts by means of two new, surface-form-based "
+                             "algorithms that identify discourse usages of cue phrases and break sentences into clauses.")
+    assert texts(abstract) == ["derive the rhetorical structures of texts by means of two new, surface-form-based "
+                               "algorithms"]  # cut before its relative clause, not after "two new"
+
+
+def test_a_trailing_participle_phrase_can_be_left_out_but_not_how_a_finding_was_reached() -> None:
+    said = compressions("investigate domain adaptation for sentiment classifiers, focusing on online reviews",
+                        action=True)
+    assert "investigate domain adaptation for sentiment classifiers" in said
+    assert "show that efficient training is feasible" not in compressions(
+        "show that efficient training is feasible, using a tree adjoining grammar", action=True)
