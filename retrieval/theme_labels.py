@@ -60,7 +60,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationships network networks number numbers stage stages customers consumers participants people individuals
     humans part parts interest interests noun nouns sequence sequences dependency rank part-of-speech
     out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum terascale
-    predicate-argument""".split())
+    predicate-argument trees tags patterns cues frequencies parses frames""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same"})
 # words that need a complement and never name a theme ("attention and due")

@@ -204,7 +204,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         said = template.replace("{Subject} builds", "We build") if subject == "we" else template
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = frozenset(text.split()[:1]) if found.kind == "action" else frozenset()  # a verb phrase
-        if (guard is None or guard.ok(sentence)) and well_formed(sentence, verbs) and f"aspect:{key}" not in used:
+        whole = well_formed(capitalise(f"{subject} {text}".strip()) + ".", verbs)  # not cut to its subject
+        if (guard is None or guard.ok(sentence)) and whole and well_formed(sentence, verbs) \
+                and f"aspect:{key}" not in used:
             used.update({f"aspect:{key}", f"aspect:{found.text}"})  # each paragraph relates a different part
             return sentence
     return generic()

@@ -325,6 +325,8 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
                 # "extends the state-of-the-art architecture": what the method builds on, no comparison
                 plain = re.sub(r"\bthe state-of-the-art\s+(?=[a-z])", "the ", clause.lower())
                 compared = _COMPARATIVE.search(plain)
-                if len(clause.split()) >= 4 and _complete(clause) and not compared:
+                # "the values are shown in the table": the paper's layout, not its work
+                layout = re.search(r"\b(?:tables?|figures?|fig|sections?)\b", clause, re.I)
+                if len(clause.split()) >= 4 and _complete(clause) and not compared and not layout:
                     out.append(DraftAspect("clause", "", clause))
     return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out]

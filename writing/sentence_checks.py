@@ -329,6 +329,7 @@ def phrase_complete(phrase: str) -> bool:
 
 
 _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model", "models", "set", "information",
+                            "constraint", "constraints",
                             "process", "processes", "technique", "system", "investigation", "attempt", "solution",
                             "algorithm", "tool", "study", "analysis", "way", "problem", "issue", "task", "work",
                             "intuition", "observation", "idea", "ideas", "assumption", "principle", "results", "result",
@@ -376,7 +377,7 @@ _SOME_OF_A_KIND = re.compile(r"(?:a|an)\s+(?:number|couple|handful|variety|range
 _PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|characteristics|properties|attributes|"
                             r"factors|dimensions|components)$", re.I)
 KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
-                               "pipeline", "procedure", "measure", "metric", "metrics"}
+                               "pipeline", "procedure", "measure", "metric", "metrics", "optimization"}
 _KIND_MODIFIERS = frozenset({"user", "pilot", "case", "field", "lab", "laboratory", "empirical", "comparative",
                              "exploratory", "preliminary", "qualitative", "quantitative", "longitudinal", "controlled",
                              "large-scale", "crowdsourcing", "crowdsourced",

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
+from relatex.retrieval.theme_labels import label_term_ok
 from relatex.writing.agreement import adverb, singular_action
 from relatex.writing.aspect_compressions import compressions
-from relatex.writing.draft_aspects import draft_aspects
-from relatex.writing.sentence_checks import well_formed
+from relatex.writing.closings import Style, closing
+from relatex.writing.copy_guard import CopyGuard
+from relatex.writing.draft_aspects import DraftAspect, draft_aspects
+from relatex.writing.plan import ThemeOutline
+from relatex.writing.sentence_checks import vague, well_formed
 
 BACKGROUND = "Coreference resolution links mentions of the same entity. "
 
@@ -99,3 +105,23 @@ def test_a_trailing_participle_phrase_can_be_left_out_but_not_how_a_finding_was_
     assert "investigate domain adaptation for sentiment classifiers" in said
     assert "show that efficient training is feasible" not in compressions(
         "show that efficient training is feasible, using a tree adjoining grammar", action=True)
+
+
+def test_a_closing_never_says_a_clause_cut_to_its_subject() -> None:
+    clause = "the confidence intervals of the estimates are computed separately for every corpus"
+    theme = ThemeOutline(id=0, label="dense retrieval", terms=("dense retrieval",), keys=("a", "b"))
+    assert "the confidence intervals" in compressions(clause)  # the whole clause copies the draft
+    assert closing(theme, (DraftAspect("clause", "", clause), 1.0), Style(random.Random(1)),
+                   guard=CopyGuard([clause])) == ""
+
+
+def test_what_a_table_shows_is_no_aspect() -> None:
+    abstract = ("We present two evaluation methods for machine translation. The lower and upper values of "
+                "the confidence intervals are shown in the table. The skip-bigram statistics are then shown "
+                "in Table 2.")
+    assert texts(abstract) == ["present two evaluation methods for machine translation"]
+
+
+def test_weak_labels_and_vague_heads() -> None:
+    assert not label_term_ok("tags") and not label_term_ok("frames") and label_term_ok("part-of-speech tags")
+    assert vague("a constraint") and vague("a two-stage optimization") and not vague("a syntactic constraint")
