@@ -53,8 +53,12 @@ def focus_phrases(title: str) -> list[str]:
         if phrase.split()[0].lower() in _COMPOUND_TAILS:
             continue  # "[large] scale machine translation", "[fine] grained entity typing": half a compound
         at = re.escape(phrase)
-        if re.search(rf"\b{at}\s+of\b", title, re.I) or re.search(rf"\bto\s+{at}\b", title, re.I):
+        moving = re.search(rf"\bfrom\s+[^:;]+?\s+to\s+{at}\b", title, re.I)  # "From X to Global Ranking"
+        if re.search(rf"\b{at}\s+of\b", title, re.I) \
+                or (re.search(rf"\bto\s+{at}\b", title, re.I) and not moving):
             continue  # "automatic identification [of ...]" says what of nothing; "[to] interpret time expressions"
+        if re.search(rf"\bfrom\s+{at}\s+to\s", title, re.I):
+            continue  # "From Local Classification to Global Ranking": what the draft moves away from
         shared = re.search(rf"(\S+)\s+(?:and|or)\s+{at}\b", title, re.I)
         if shared and shared.group(1).lower() not in ends:
             continue  # "[pro and] con reasons": the head is shared with a word that is no phrase of its own

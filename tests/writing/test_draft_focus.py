@@ -146,3 +146,9 @@ def test_a_new_thing_the_title_names_is_the_drafts_own() -> None:
 
 def test_a_title_in_title_case_is_read_as_one_in_sentence_case() -> None:
     assert focus_phrases("Automatic Identification Of Pro And Con Reasons In Online Reviews") == ["online reviews"]
+
+
+def test_what_a_title_moves_away_from_is_no_focus_but_where_it_goes_is() -> None:
+    title = "Machine Learning for Coreference Resolution: From Local Classification to Global Ranking"
+    assert focus_phrases(title) == ["machine learning", "coreference resolution", "global ranking"]
+    assert focus_phrases("From Discourse Structures to Text Summaries") == ["text summaries"]
