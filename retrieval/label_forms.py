@@ -20,6 +20,11 @@ PROPER_WORDS = LANGUAGES | frozenset("""bayesian gaussian hessian laplacian eucl
     europarl hansards viterbi kneser ney turing levenshtein jaccard pearson spearman kendall krippendorff
     dijkstra hilbert wasserstein kullback leibler shannon hawkes gibbs bayes kalman fourier""".split())
 
+# names whose capitals a title in title case hides ("Sighan Bakeoff", "Conll-X"), spelt as usual
+KNOWN_SPELLINGS = {w.lower(): w for w in """SIGHAN CoNLL SemEval SENSEVAL TREC MUC WMT IWSLT NIST BLEU ROUGE
+    METEOR NTCIR DUC WordNet FrameNet PropBank NomBank VerbNet OntoNotes TimeBank HowNet BabelNet DBpedia
+    Freebase YAGO ConceptNet""".split()}
+
 _TAGGED = re.compile(r"(?:(?<=[\s\[])|^)[^\s\[\]/]+/[A-Z$][A-Z$0-9]{1,4}(?:/[A-Z$][A-Z$0-9]{1,4})*"
                      r"(?=[\s\]]|$)")
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from relatex.retrieval.abstract_text import without_debris
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
+    KNOWN_SPELLINGS,
     LANGUAGES,
     PROPER_WORDS,
     as_written,
@@ -71,7 +72,7 @@ _NEVER_LABEL = frozenset({"due", "prior", "according", "regardless", "irrespecti
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
     carlo hessian laplacian euclidean markovian""".split())
-_NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS}  # "Chinese", "Wikipedia"
+_NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS} | KNOWN_SPELLINGS  # "Chinese", "SIGHAN"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset(

@@ -9,7 +9,7 @@ from functools import lru_cache
 
 from relatex.analysis.claims.claim_words import STOPWORDS, stem
 from relatex.analysis.claims.term_statistics import default_term_statistics
-from relatex.retrieval.label_forms import PROPER_WORDS
+from relatex.retrieval.label_forms import KNOWN_SPELLINGS, PROPER_WORDS
 from relatex.writing.contributions import FINITE_FORM, has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
@@ -97,12 +97,14 @@ def _figurative(topic: str) -> bool:
 def lowered(part: str) -> str:
     """A title's words lower-cased, except acronyms, names with inner capitals and proper words
     (in a compound, only its proper parts: "Wasserstein-based", "Arabic-English")."""
-    return " ".join(w if keeps_case(w) else _proper_parts(w) if _proper(w) else w.lower()
-                    for w in part.split())
+    return " ".join(w if keeps_case(w) else _proper_parts(w) for w in part.split())
 
 
 def _proper_parts(word: str) -> str:
-    return "-".join(p if _proper(p) else p.lower() for p in word.split("-"))
+    """Each part of a compound as a name is written ("Arabic-English", "CoNLL-X"), else lower-cased."""
+    # a letter after the first part keeps its case: "CoNLL-X", not "N-gram"
+    return "-".join(KNOWN_SPELLINGS.get(p.lower(), p if _proper(p) or (len(p) == 1 and i) else p.lower())
+                    for i, p in enumerate(word.split("-")))
 
 
 def _kind_with_subject(title: str) -> str:

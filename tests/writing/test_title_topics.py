@@ -9,7 +9,7 @@ from relatex.writing.closings import Style, fits_label
 from relatex.writing.contributions import Contribution, plural_head
 from relatex.writing.offline_writer import _paper_sentence, _title_as_subject
 from relatex.writing.plan import PaperBrief, WritingPlan
-from relatex.writing.title_topics import title_subject
+from relatex.writing.title_topics import lowered, title_subject
 
 
 def _said(title: str, phrase: str, seeds: int = 6, verb: str = "study") -> list[str]:
@@ -134,3 +134,11 @@ def test_a_plural_in_ies_or_es_fits_its_singular_and_news_is_no_plural() -> None
     assert not fits_label("A new recommendation model", "", ["news recommendation"])
     assert [singular(w) for w in ("queries", "approaches", "corpora", "news", "analysis", "class")] == [
         "query", "approach", "corpus", "news", "analysis", "class"]
+
+
+def test_names_a_title_case_hides_keep_their_usual_capitals() -> None:
+    assert lowered("A Conditional Random Field Word Segmenter For Sighan Bakeoff 2005") == \
+        "a conditional random field word segmenter for SIGHAN bakeoff 2005"
+    assert lowered("The Conll-X Shared Task On Wordnet Senses") == "the CoNLL-X shared task on WordNet senses"
+    assert lowered("Sentence Extraction For Arabic-English Translation") == \
+        "sentence extraction for Arabic-English translation"
