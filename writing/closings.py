@@ -162,13 +162,15 @@ def _assigned(table: list[list[float]], aspects: Sequence[DraftAspect],
 
 
 def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
-            used: set[str] | None = None, guard: CopyGuard | None = None, topic: str = "") -> str:
+            used: set[str] | None = None, guard: CopyGuard | None = None, topic: str = "",
+            term: str = "") -> str:
     """The theme related to the draft, through the aspect of the draft closest to it; a template
     already used for another theme (``used``) is taken again only when none is left. The
     aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
     with its trailing modifiers dropped, else the theme is named as background to the draft's
     ``topic`` (its title as a noun phrase; once per section, through ``used``); with no topic
-    either, no closing ("": nothing is claimed about the draft that the draft does not say)."""
+    either, no closing ("": nothing is claimed about the draft that the draft does not say). ``term``
+    names the theme (its label's first term when not given)."""
     used = set() if used is None else used
 
     def pick(options: Sequence[str]) -> str:
@@ -188,7 +190,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         used.add("topic")
         return sentence
 
-    term = theme_label(theme, short=True)
+    term = term or theme_label(theme, short=True)
     if aspect is None:
         return generic()
     found, score = aspect

@@ -320,14 +320,26 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     pointed = [k for k in listed if k not in fitting] + [k for f in folded for k in f.pointed]
     sentences.append(see_also(pointed))
     used = set() if used_closings is None else used_closings
-    focus, short, topic = focus_phrases(plan.draft_title), theme_label(theme, short=True), draft_topic(plan.draft_title)
-    sentences.append(closing(theme, aspect, style, used, guard, topic=topic)
-                     or focus_closing(focus, short, label, [(b.record.title, b.record.abstract or "") for b in briefs],
-                                      style.pick, used)
-                     or focus_relation(focus, short, style.pick, used, topic))
+    sentences.append(_closing(plan, theme, aspect, style, used, guard, label, briefs))
     listed_keys = tuple(dict.fromkeys(b.key for b in leading + in_list))
     as_list = FoldedTheme(label, tuple(terms) or (label,), listed_keys, tuple(dict.fromkeys(pointed)))
     return ThemeParagraph(" ".join(s for s in sentences if s), as_list)
+
+
+def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
+             used: set[str], guard: CopyGuard, label: str, briefs: Sequence[PaperBrief]) -> str:
+    """The paragraph's closing sentence (:mod:`relatex.writing.closings`, else a focus phrase of the
+    draft's title, :mod:`relatex.writing.draft_focus`); a theme whose first term another closing of
+    the section named already is named by its whole label."""
+    focus, short, topic = focus_phrases(plan.draft_title), theme_label(theme, short=True), draft_topic(plan.draft_title)
+    if f"term:{short.lower()}" in used:
+        short = theme_label(theme)  # a second closing on "statistical machine translation": the whole label
+    papers = [(b.record.title, b.record.abstract or "") for b in briefs]
+    closed = (closing(theme, aspect, style, used, guard, topic=topic, term=short)
+              or focus_closing(focus, short, label, papers, style.pick, used)
+              or focus_relation(focus, short, style.pick, used, topic))
+    used.update({f"term:{short.lower()}"} if closed else set())
+    return closed
 
 
 def section_guard(plan: WritingPlan) -> CopyGuard:

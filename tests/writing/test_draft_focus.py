@@ -152,3 +152,22 @@ def test_what_a_title_moves_away_from_is_no_focus_but_where_it_goes_is() -> None
     title = "Machine Learning for Coreference Resolution: From Local Classification to Global Ranking"
     assert focus_phrases(title) == ["machine learning", "coreference resolution", "global ranking"]
     assert focus_phrases("From Discourse Structures to Text Summaries") == ["text summaries"]
+
+
+def test_a_second_closing_on_the_same_first_term_names_the_whole_label() -> None:
+    papers = {
+        "a": _brief("a", "Minimal test collections for retrieval evaluation",
+                    "We study test collections for retrieval evaluation with few judgments.", 0),
+        "b": _brief("b", "Test collections built by relevance judging with bandits",
+                    "We propose a bandit method, a kind of active learning, that selects documents to judge.", 1),
+        "c": _brief("c", "Stopping methods for test collections",
+                    "We present stopping methods that decide when judging of test collections can end.", 1),
+    }
+    themes = (ThemeOutline(id=0, label="test collections", terms=("test collections", "retrieval evaluation"),
+                           keys=("a",)),
+              ThemeOutline(id=1, label="test collections", terms=("test collections", "relevance judging"),
+                           keys=("b", "c")))
+    body = write_offline(WritingPlan(draft_title=TITLE, draft_abstract="", papers=papers, themes=themes))
+    closings = [p.rsplit(". ", 1)[-1] for p in body.split("\n\n")[2:]]
+    assert len(closings) == 2 and "test collections" in closings[0], body
+    assert "test collections and relevance judging" in closings[1], body
