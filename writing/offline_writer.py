@@ -331,7 +331,8 @@ def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, 
     """The paragraph's closing sentence (:mod:`relatex.writing.closings`, else a focus phrase of the
     draft's title, :mod:`relatex.writing.draft_focus`); a theme whose first term another closing of
     the section named already is named by its whole label."""
-    focus, short, topic = focus_phrases(plan.draft_title), theme_label(theme, short=True), draft_topic(plan.draft_title)
+    focus, topic = focus_phrases(plan.draft_title), draft_topic(plan.draft_title)
+    short = theme_label(theme, short=True)
     if f"term:{short.lower()}" in used:
         short = theme_label(theme)  # a second closing on "statistical machine translation": the whole label
     papers = [(b.record.title, b.record.abstract or "") for b in briefs]

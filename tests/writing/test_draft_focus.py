@@ -159,7 +159,7 @@ def test_a_second_closing_on_the_same_first_term_names_the_whole_label() -> None
         "a": _brief("a", "Minimal test collections for retrieval evaluation",
                     "We study test collections for retrieval evaluation with few judgments.", 0),
         "b": _brief("b", "Test collections built by relevance judging with bandits",
-                    "We propose a bandit method, a kind of active learning, that selects documents to judge.", 1),
+                    "We propose a bandit method, a kind of active learning, that selects documents.", 1),
         "c": _brief("c", "Stopping methods for test collections",
                     "We present stopping methods that decide when judging of test collections can end.", 1),
     }
