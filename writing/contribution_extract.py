@@ -169,7 +169,15 @@ def _method(sentence: str) -> str:
     match = METHOD_PATTERN.search(sentence)
     if not match or EVALUATION_WORDS.search(match.group("rest")):
         return ""  # how the contribution works, not how it was evaluated
-    return re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
+    method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
+    if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method):
+        return ""  # "[based on] Markov models performs at least", "the rule/\['-~7\]", "Inside- Outside"
+    return method
+
+
+# a verb inside what should be a noun phrase: the phrase ran on into the abstract's next clause
+_VERB_INSIDE = re.compile(r"\s(?:is|are|was|were|been|will|can|could|has|have|had|performs|produces|achieves|"
+                          r"yields|outperforms|generates|requires|uses|makes|gives|works|inform)\b")
 
 
 def _task(sentence: str) -> str:
@@ -186,6 +194,7 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
     """The contribution, task, method, result, entities and relations of one abstract."""
     text = " ".join(html.unescape(text or "").split())  # "Deep &amp; Cross": an entity is no sentence end
     text = _FLATTENED_COMMAND.sub("", text)  # "textttConv-KNRM": a LaTeX command flattened into the word
+    text = re.sub(r",(?=[A-Za-z])", ", ", text)  # "a semantic parser,SCISSOR": a space lost in the PDF
     kind = paper_type(text, title)
     found: dict[str, object] = {}
     task = method = result = ""

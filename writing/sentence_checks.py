@@ -322,8 +322,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
-    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|the (?:two|three|four) \w+)\b",
-                 phrase, re.I):
+    if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|"
+                 r"the (?:two|three|four|other) \w+)\b", phrase, re.I):
         return False  # "these baseline models", "the three properties": refers to what the reader never saw
     return not vague(phrase) and not _open_relative(phrase)
 

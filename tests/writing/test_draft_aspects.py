@@ -125,3 +125,20 @@ def test_what_a_table_shows_is_no_aspect() -> None:
 def test_weak_labels_and_vague_heads() -> None:
     assert not label_term_ok("tags") and not label_term_ok("frames") and label_term_ok("part-of-speech tags")
     assert vague("a constraint") and vague("a two-stage optimization") and not vague("a syntactic constraint")
+
+
+def test_a_method_is_a_noun_phrase_and_a_lost_space_after_a_comma_is_restored() -> None:
+    from relatex.writing.contribution_extract import extract
+
+    text = ("Part-of-speech tagging assigns tags to words. Our tagger is based on Markov models performs at least "
+            "as well as other approaches.")
+    assert extract(text, "A statistical tagger").method == ""
+    found = extract("We present a learning semantic parser,SCISSOR, that maps sentences to meaning.", "SCISSOR")
+    assert ",SCISSOR" not in found.phrase
+
+
+def test_what_the_other_side_is_the_reader_never_saw() -> None:
+    from relatex.writing.sentence_checks import phrase_complete
+
+    assert not phrase_complete("an approach exploring the tradeoff from the other direction")
+    assert phrase_complete("an approach exploring the tradeoff between speed and accuracy")
