@@ -115,7 +115,7 @@ CLOSING_ACTION = (  # {subject}: "our system"; {action}: what it does, from the 
     "{Subject} builds on this line of work on {term}, but {action}.",
     "Where these works treat {term} in general, {subject} {action}.",
     "In contrast to these approaches to {term}, {subject} {action}.",
-    "We take up {term} in a narrower setting: {subject} {action}.",
+    "Against this background of work on {term}, {subject} {action}.",
 )
 CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
     "These works on {term} inform one part of our design: {clause}.",

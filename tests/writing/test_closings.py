@@ -357,3 +357,13 @@ def test_a_second_action_focusing_on_something_is_read() -> None:
                             "of long queries.")
     assert [a.text for a in aspects] == ["collect a corpus of queries",
                                          "focus on the parsing of long queries"]
+
+
+def test_no_closing_claims_a_relation_the_draft_never_states() -> None:
+    from relatex.writing.offline_templates import CLOSING_ACTION
+
+    # "We take up web pages in a narrower setting: we train models ..." said what the draft never said
+    assert not any("narrower" in template for template in CLOSING_ACTION)
+    aspect = DraftAspect("action", "we", "release the dataset of the annotations")
+    said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed))) for seed in range(30)}
+    assert all("narrower" not in text for text in said) and len(said) == 5
