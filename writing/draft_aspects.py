@@ -292,7 +292,7 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
                 rest, relative = head.split(",")[0], None  # "we investigate causal retrieval": a topic
             if relative:
                 noun = re.sub(r"^(?:a|an|the)\s+", "", head, flags=re.I)
-                kind = noun.split(" of ")[0]  # "a theory of linguistic structure which ...": our theory
+                kind = noun.split(" of ")[0]  # "a method of unknown word tagging which ...": our method
                 if len(noun.split()) > 3 and len(kind.split()) <= 2 and kind.split()[-1] in _ARTEFACT_KINDS:
                     noun = kind
                 subject = f"our {noun}" if 0 < len(noun.split()) <= 3 else "our work"
