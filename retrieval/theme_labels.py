@@ -64,11 +64,11 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     predicate-argument trees tags patterns cues frequencies parses frames""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same"})
-# words that need a complement and never name a theme ("attention and due")
+# words that need a complement ("attention and due"), verbs, adverbs and tags never name a theme
 _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid versus vs train trains said
     achieves improves obtains yields outperforms shows rather instead hence quite still even whereas whether
-    neither therefore usually typically generally mostly merely nearly perhaps somewhat vbd vbz vbn vbg vbp nnp
-    nns nnps jjr jjs wdt""".split())  # "participants train", "it achieves": verbs; "rather": adverbs; tags
+    neither therefore usually typically generally mostly merely nearly perhaps somewhat vbd vbz vbn vbg vbp
+    nnp nns nnps jjr jjs wdt""".split())
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
     carlo hessian laplacian euclidean markovian""".split())
