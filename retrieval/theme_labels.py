@@ -56,12 +56,13 @@ GENERIC_LABEL_WORDS = frozenset(
     build builds create creates ranks searches""".split()
 )
 # nouns that say nothing as a whole label ("topics and search engines") but name fine phrases ("topic models")
-_VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge challenges
-    question questions parameter parameters feature features factor factors property properties relationship
-    relationships network networks number numbers stage stages customers consumers participants people individuals
-    humans part parts interest interests noun nouns sequence sequences dependency rank part-of-speech
-    out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum terascale
-    predicate-argument trees tags patterns cues frequencies parses frames""".split())
+_VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas task tasks challenge
+    challenges question questions parameter parameters feature features factor factors property properties
+    relationship relationships network networks number numbers stage stages customers consumers participants
+    people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
+    part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
+    terascale predicate-argument trees tag tags pattern patterns cue cues frequency frequencies parse parses
+    frame frames recognition""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same"})
 # words that need a complement ("attention and due"), verbs, adverbs and tags never name a theme
@@ -75,12 +76,10 @@ _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichle
 _NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS} | KNOWN_SPELLINGS  # "Chinese", "SIGHAN"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
-_NOUNS_LIKE_ADJECTIVES = frozenset(
-    """retrieval removal proposal journal signal tutorial interval trial portal terminal material
-    potential manual survival approval topic topics metric metrics logic heuristic heuristics archive
-    archives objective objectives alternative alternatives perspective narrative variable variables
-    table tables summary dictionary library vocabulary boundary embedded""".split()
-)
+_NOUNS_LIKE_ADJECTIVES = frozenset("""retrieval removal proposal journal signal tutorial interval trial
+    portal terminal material potential manual survival approval topic topics metric metrics logic heuristic
+    heuristics archive archives objective objectives alternative alternatives perspective narrative variable
+    variables table tables summary dictionary library vocabulary boundary embedded""".split())
 
 
 def is_adjective_like(word: str) -> bool:
