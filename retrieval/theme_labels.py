@@ -61,7 +61,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationship relationships network networks number numbers stage stages customers consumers participants
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
-    terascale predicate-argument trees tags patterns cues frequencies parses""".split())
+    terascale predicate-argument trees tags patterns frequencies parses""".split())
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same"})
 # words that need a complement ("attention and due"), verbs, adverbs and tags never name a theme
