@@ -21,21 +21,23 @@ def texts(abstract: str) -> list[str]:
 
 
 def test_the_perfect_says_what_the_work_does() -> None:
-    abstract = BACKGROUND + ("We have developed a corpus-based algorithm for identifying non-anaphoric noun phrases. "
-                             "We have systematically investigated the amount of training data a tagger needs.")
+    abstract = BACKGROUND + ("We have developed a corpus-based algorithm for identifying non-anaphoric noun "
+                             "phrases. We have systematically investigated the amount of training data a "
+                             "tagger needs.")
     assert texts(abstract) == ["develop a corpus-based algorithm for identifying non-anaphoric noun phrases",
                                "investigate the amount of training data a tagger needs"]
 
 
 def test_earlier_work_of_the_authors_is_no_aspect() -> None:
-    abstract = BACKGROUND + "We have previously proposed a tagger for Hindi. We have recently reported on two systems."
+    abstract = BACKGROUND + ("We have previously proposed a tagger for Hindi. We have recently reported on "
+                             "two systems.")
     assert texts(abstract) == []
 
 
 def test_we_inside_a_noun_phrase_is_no_action_of_ours() -> None:
-    abstract = BACKGROUND + ("The system we have developed is straightforwardly extensible to nominal predicates. "
-                             "We would like to compare it with systems other than the one we have developed, "
-                             "beyond coreference.")
+    abstract = BACKGROUND + ("The system we have developed is straightforwardly extensible to nominal "
+                             "predicates. We would like to compare it with systems other than the one we "
+                             "have developed, beyond coreference.")
     assert not any(t.startswith(("develop", "is ")) for t in texts(abstract))
 
 
@@ -55,18 +57,21 @@ def test_here_and_the_list_after_a_colon_are_left_out() -> None:
 
 
 def test_a_second_verb_phrase_is_no_object_of_the_first() -> None:
-    abstract = BACKGROUND + ("We have used a simple triclass Markov model and are looking for the best estimates. "
+    abstract = BACKGROUND + ("We have used a simple triclass Markov model and are looking for the best "
+                             "estimates. "
                              "In this paper we have designed and experimented novel convolution kernels.")
     assert texts(abstract) == ["use a simple triclass Markov model"]
 
 
 def test_approaching_a_task_as_another_is_what_the_work_does() -> None:
-    abstract = BACKGROUND + "In this paper we approach sense disambiguation and extraction as one tagging problem."
+    abstract = BACKGROUND + ("In this paper we approach sense disambiguation and extraction as one tagging "
+                             "problem.")
     assert texts(abstract) == ["approach sense disambiguation and extraction as one tagging problem"]
 
 
 def test_the_kind_before_of_names_what_the_draft_builds() -> None:
-    abstract = BACKGROUND + "We propose a method of unknown word tagging which improves the accuracy of rare words."
+    abstract = BACKGROUND + ("We propose a method of unknown word tagging which improves the accuracy of "
+                             "rare words.")
     aspects = draft_aspects(abstract)
     assert [(a.subject, a.text) for a in aspects] == [("our method", "improves the accuracy of rare words")]
 
@@ -83,9 +88,9 @@ def test_an_article_before_based_is_garbled() -> None:
 
 
 def test_the_drafts_artefact_after_a_lead_in_is_the_drafts_even_in_a_background_sentence() -> None:
-    abstract = ("Coreference systems are driven by syntactic and discourse constraints. In contrast to much current "
-                "work, which focuses on learning, our system is deterministic and is driven entirely by syntactic "
-                "compatibility.")
+    abstract = ("Coreference systems are driven by syntactic and discourse constraints. In contrast to much "
+                "current work, which focuses on learning, our system is deterministic and is driven "
+                "entirely by syntactic compatibility.")
     aspects = draft_aspects(abstract)
     assert [(a.subject, a.text) for a in aspects] == [
         ("our system", "is deterministic and is driven entirely by syntactic compatibility")]
@@ -93,10 +98,11 @@ def test_the_drafts_artefact_after_a_lead_in_is_the_drafts_even_in_a_background_
 
 
 def test_a_comma_between_two_adjectives_ends_no_clause() -> None:
-    abstract = BACKGROUND + ("We derive the rhetorical structures of texts by means of two new, surface-form-based "
-                             "algorithms that identify discourse usages of cue phrases and break sentences into clauses.")
-    assert texts(abstract) == ["derive the rhetorical structures of texts by means of two new, surface-form-based "
-                               "algorithms"]  # cut before its relative clause, not after "two new"
+    abstract = BACKGROUND + ("We derive the rhetorical structures of texts by means of two new, "
+                             "surface-form-based algorithms that identify discourse usages of cue phrases "
+                             "and break sentences into clauses.")
+    assert texts(abstract) == ["derive the rhetorical structures of texts by means of two new, "
+                               "surface-form-based algorithms"]  # cut before its relative clause
 
 
 def test_a_trailing_participle_phrase_can_be_left_out_but_not_how_a_finding_was_reached() -> None:
@@ -133,10 +139,11 @@ def test_weak_labels_and_vague_heads() -> None:
 def test_a_method_is_a_noun_phrase_and_a_lost_space_after_a_comma_is_restored() -> None:
     from relatex.writing.contribution_extract import extract
 
-    text = ("Part-of-speech tagging assigns tags to words. Our tagger is based on Markov models performs at least "
-            "as well as other approaches.")
+    text = ("Part-of-speech tagging assigns tags to words. Our tagger is based on Markov models performs "
+            "at least as well as other approaches.")
     assert extract(text, "A statistical tagger").method == ""
-    found = extract("We present a learning semantic parser,SCISSOR, that maps sentences to meaning.", "SCISSOR")
+    found = extract("We present a learning semantic parser,SCISSOR, that maps sentences to meaning.",
+                    "SCISSOR")
     assert ",SCISSOR" not in found.phrase
 
 
