@@ -106,10 +106,20 @@ def sayable(aspect: DraftAspect, guard: CopyGuard | None = None) -> str:
     length ("" when none does)."""
     for subject, text, _ in voices(aspect):
         said = f"{subject} {text}".strip()  # "we" + the action: a run of the draft
-        verbs = frozenset(text.split()[:1]) if aspect.kind == "action" else frozenset()
-        if (guard is None or guard.ok(said)) and well_formed(capitalise(said) + ".", verbs):
+        if (guard is None or guard.ok(said)) and _whole(subject, text, aspect.kind):
             return text
     return ""
+
+
+def _verbs(text: str, kind: str) -> frozenset[str]:
+    """The words known to be verbs in a closing's aspect: an action's first word."""
+    return frozenset(text.split()[:1]) if kind == "action" else frozenset()
+
+
+def _whole(subject: str, text: str, kind: str) -> bool:
+    """Whether an aspect said with its subject is a sentence on its own (not a clause cut to its
+    subject, "the lower and upper values")."""
+    return well_formed(capitalise(f"{subject} {text}".strip()) + ".", _verbs(text, kind))
 
 
 def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: Sequence[DraftAspect],
@@ -205,10 +215,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     for subject, text, key in voices(found):
         said = template.replace("{Subject} builds", "We build") if subject == "we" else template
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
-        verbs = frozenset(text.split()[:1]) if found.kind == "action" else frozenset()  # a verb phrase
-        whole = well_formed(capitalise(f"{subject} {text}".strip()) + ".", verbs)  # not cut to its subject
-        if (guard is None or guard.ok(sentence)) and whole and well_formed(sentence, verbs) \
-                and f"aspect:{key}" not in used:
+        verbs = _verbs(text, found.kind)  # an action is a verb phrase
+        if (guard is None or guard.ok(sentence)) and _whole(subject, text, found.kind) \
+                and well_formed(sentence, verbs) and f"aspect:{key}" not in used:
             used.update({f"aspect:{key}", f"aspect:{found.text}"})  # each paragraph relates a different part
             return sentence
     return generic()

@@ -46,7 +46,7 @@ _BUILDING = frozenset({"propose", "describe"})
 _MAKING = _BUILDING | {"define", "release"}
 # ... and its perfect ("we have developed") and a few more adverbs ("we additionally show"); never "we have
 # previously / recently ...": that is the authors' earlier work
-_MORE_ADVERBS = (r"(?P<perfect>ha(?:ve|s)\s+)?(?:additionally\s+|briefly\s+|specifically\s+|formally\s+|"
+_MORE_ADVERBS = (r"(?:ha(?:ve|s)\s+)?(?:additionally\s+|briefly\s+|specifically\s+|formally\s+|"
                  r"carefully\s+|")
 DRAFT_CONTRIBUTION = re.compile(
     CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|outline|derive|approach|", 1)
