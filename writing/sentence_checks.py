@@ -140,10 +140,10 @@ def _dangles(last: str, before: str) -> bool:
 _DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a|an)|(?:and|or|but|of)\s+(?:and|or|but)|"
                                     r"of\s+of)\b", re.I)
 # "we develop a new efficient parsing for ...": an article before a verb form that ends its noun phrase
-_ARTICLE_GERUND = re.compile(r"\b(?:a|an)\s+(?:[\w-]+\s+){0,2}?(?P<verb>[a-z]+ing)(?=\s*(?:[.,;:]|$)|"
+_ARTICLE_GERUND = re.compile(r"\b[Aa]n?\s+(?:[\w-]+\s+){0,2}?(?P<verb>[a-z]+ing)(?=\s*(?:[.,;:]|$)|"
                              r"\s(?:for|of|in|on|with|by|from|that|which)\b)")
 # "a statistical [approach] to machine translation": an adjective whose noun a PDF abstract lost
-_ARTICLE_ADJECTIVE_PREPOSITION = re.compile(r"\b(?:a|an)\s+(?P<adj>[a-z]+)\s+(?:to|of|for|with|from|by)\b")
+_ARTICLE_ADJECTIVE_PREPOSITION = re.compile(r"\b[Aa]n?\s+(?P<adj>[a-z]+)\s+(?:to|of|for|with|from|by)\b")
 _ADJECTIVES_AS_NOUNS = frozenset({"total", "individual", "original", "general", "whole", "top", "bottom", "number"})
 _COUNT_GERUNDS = frozenset("""understanding ranking embedding mapping clustering matching setting meeting string thing
     building encoding labeling labelling reading finding ordering drawing recording listing posting heading opening

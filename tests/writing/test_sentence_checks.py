@@ -217,6 +217,8 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     r"Unlike these works on search, we argue that there needs.",
     r"Unlike these works on parsing, we develop a new efficient parsing.",  # "a new efficient parsing [algorithm]"
     r"Early on, \citet{a} presents a new program, aligns texts.",  # "a new program, [which] aligns texts"
+    r"A statistical to machine translation is developed by \citet{a}.",  # the article opening the sentence
+    r"A new efficient parsing for dependency trees is presented by \citet{a}.",
 ])
 def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
