@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.claims.topic_claims import singular
-from relatex.writing.agreement import MODALS, adverb
+from relatex.writing.agreement import MODALS, adverb, third_person
 from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
 from relatex.writing.draft_aspects import evaluation_only
 from relatex.writing.phrase_attempts import purpose_as_gerund
@@ -78,7 +78,8 @@ def _thin_object(action: str) -> bool:
 _PRAISE = frozenset({"novel", "new", "generalizable", "effective", "powerful", "elegant", "promising",
                      "principled", "innovative", "flexible", "simple", "efficient", "robust", "versatile"})
 _EMPHASIS = frozenset({"specifically", "substantially", "significantly", "successfully", "briefly",
-                       "intelligently", "effectively", "greatly", "considerably", "remarkably"})
+                       "intelligently", "effectively", "greatly", "considerably", "remarkably", "directly",
+                       "readily", "naturally", "dramatically", "drastically", "consistently", "surprisingly"})
 # heads a praise word may go before: what is built ("a new dataset"), not whom or what it is for ("new users")
 _BUILT = ARTEFACT_HEADS | {"task", "formulation", "paradigm", "technique", "mechanism", "objective", "loss",
                            "strategy", "scheme", "procedure", "solution", "resource", "representation"}
@@ -108,7 +109,7 @@ def without_praise(text: str) -> str:
             continue
         if low.rstrip(",") in _PRAISE and out and out[-1].lower() in _ARTICLES:
             run = i
-            while run < len(words) and words[run].lower().strip(",") in _PRAISE | _JOINING:
+            while run < len(words) and words[run].lower().strip(",") in _PRAISE | _JOINING | _EMPHASIS:
                 run += 1
             if words[run - 1].lower().strip(",") in _PRAISE and _heads_a_built_thing(words[run:]):
                 if out[-1].lower() != "the":
@@ -155,6 +156,29 @@ def as_infinitive(text: str) -> str:
     return f"{found.group('verb')} {found.group('np')} to be {found.group('predicate')}"
 
 
+# "show how to enhance a parser with X": what the work does is enhance the parser
+_HOW_TO = re.compile(r"^(?P<verb>show|demonstrate|describe|explain|illustrate)(?P<s>e?s)?\s+(?:[a-z]+ly\s+)?"
+                     r"how\s+to\s+(?P<action>(?P<base>[a-z][a-z-]+)\s+\S.*)$")
+
+
+_NO_VERB = frozenset({"best", "better", "not", "both"})
+
+
+def what_is_shown_done(text: str) -> str:
+    """The action a "show how to" aspect says the work does ("show specifically how to enhance a
+    parser with X" -> "enhance a parser with X"; "shows how to ..." -> "enhances ..."); "" for any
+    other aspect."""
+    found = _HOW_TO.match(text)
+    if found is None or adverb(found.group("base")) or found.group("base") in _NO_VERB:
+        return ""  # "how to best combine ...": the verb follows
+    if not found.group("s"):
+        return found.group("action")
+    return f"{third_person(found.group('base'))} {found.group('action').split(maxsplit=1)[1]}"
+
+
+_FINDING = re.compile(r"^(?:show|demonstrate|prove|find|expect|believe|report)(?:e?s)?\b")
+
+
 def compressions(text: str, action: bool = False) -> list[str]:
     """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
     said with a gerund, with one inner modifier dropped, then with its trailing modifiers dropped
@@ -173,7 +197,8 @@ def compressions(text: str, action: bool = False) -> list[str]:
     second = re.search(r"\s+and\s+(?:is|are|was|were)\s|,\s+(?!using\b)[a-z]+ing\s", text)
     if second and len(text[:second.start()].split()) >= 2:
         cuts.append(text[:second.start()])
-    gerund = purpose_as_gerund(text)  # "a model to estimate X" -> "a model for estimating X"
+    # "a model to estimate X" -> "a model for estimating X"; not a finding ("show our algorithm to produce X")
+    gerund = text if _FINDING.match(text) else purpose_as_gerund(text)
     out: list[str] = []
     plain = without_praise(text)
     variants = [text, without_asides(text), plain, gerund, *_modifier_drops(text), *_modifier_drops(gerund),
@@ -187,4 +212,5 @@ def compressions(text: str, action: bool = False) -> list[str]:
         listed = variant != text and (variant.count(",") >= 2 or cut_list)
         if variant not in out and phrase_complete(variant) and not thin and not listed:
             out.append(variant)
-    return out
+    done = what_is_shown_done(text) if action else ""
+    return out + [v for v in compressions(done, action) if v not in out] if done else out

@@ -158,7 +158,8 @@ _EVALUATION_OBJECTS = frozenset({"experiment", "experiments", "experimental", "e
                                  "number", "of", "initial", "preliminary", "systematic", "careful", "rigorous"})
 
 
-_COMPARATIVE = re.compile(r"\b(?:as\s+\w+\s+as|(?!rather\b|other\b)\w+er\s+than|(?:more|less)\s+\w+\s+than|"
+_COMPARATIVE = re.compile(r"\b(?:as\s+\w+\s+as|(?!rather\b|other\b)\w+er\s+(?:(?!rather\b)[a-z]+\s+)?than|"
+                          r"(?:more|less)\s+\w+\s+than|"
                           r"better|outperforms?|superior\s+to|state[- ]of[- ]the[- ]art)\b")
 
 

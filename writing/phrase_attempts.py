@@ -170,8 +170,9 @@ _PURPOSE_VERBS = frozenset("""enhance improve rank rerank predict detect identif
     align parse visualize visualise recognize recognise track diversify incorporate utilize utilise balance
     control maximize minimize simulate understand analyse analyze characterize quantify determine distinguish
     differentiate localize enable build construct create design train tune correct verify validate boost
-    facilitate automate remove prevent resolve""".split())
+    facilitate automate remove prevent resolve produce induce acquire harvest disambiguate tag""".split())
 _PURPOSE = re.compile(r"\b(approach|approaches|method|methods|model|models|framework|technique|techniques|"
                       r"strategy|strategies|system|algorithm|algorithms|tool|solution|mechanism|architecture|"
-                      r"scheme|procedure|metric|measure|network|pipeline)\s+to\s+(" +
+                      r"scheme|procedure|metric|measure|network|pipeline|parser|parsers|tagger|taggers|"
+                      r"classifier|classifiers|decoder|grammar|grammars|module|component)\s+to\s+(" +
                       "|".join(sorted(_PURPOSE_VERBS, key=len, reverse=True)) + r")\b", re.I)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from relatex.writing.aspect_compressions import as_infinitive, compressions, without_praise
+from relatex.writing.aspect_compressions import (
+    as_infinitive,
+    compressions,
+    what_is_shown_done,
+    without_praise,
+)
 from relatex.writing.closings import sayable
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
@@ -61,3 +66,29 @@ def test_a_finding_is_said_with_an_infinitive_when_its_that_clause_would_copy_th
                 "competitive choice for both methods.")
     aspect = next(a for a in draft_aspects(abstract) if a.text.startswith("show"))
     assert sayable(aspect, CopyGuard([abstract])) == "show a beam-search decoder to be a competitive choice"
+
+
+def test_what_a_draft_shows_how_to_do_is_what_it_does() -> None:
+    assert what_is_shown_done("show specifically how to enhance a parser with alignment features") == \
+        "enhance a parser with alignment features"
+    assert what_is_shown_done("shows how to induce a translation lexicon") == "induces a translation lexicon"
+    for other in ("show how to best combine two parsers",  # the verb follows an adverb
+                  "show that parsing is fast", "describe how the data sets were created"):
+        assert what_is_shown_done(other) == "", other
+    abstract = ("Jointly parsing two languages helps. We show specifically how to enhance a shift-reduce "
+                "dependency parser with alignment features to resolve shift-reduce conflicts.")
+    aspect = next(a for a in draft_aspects(abstract) if a.text.startswith("show"))
+    said = sayable(aspect, CopyGuard([abstract]))
+    assert said.startswith("enhance a shift-reduce dependency parser"), said
+
+
+def test_emphasis_inside_praise_goes_with_it_and_a_finding_keeps_its_infinitive() -> None:
+    assert without_praise("present a simple, but surprisingly effective, method of self-training") == \
+        "present a method of self-training"
+    assert without_praise("show that delexicalized parsers can be directly transferred") == \
+        "show that delexicalized parsers can be transferred"
+    assert "employ a parser for producing a source parse tree" in \
+        compressions("employ a parser to produce a source parse tree", True)
+    # "show X to produce Y" says what X does, not what X is for
+    shown = compressions("show our algorithm to produce good segmentation", True)
+    assert not any("for producing" in c for c in shown)

@@ -132,6 +132,9 @@ def test_how_the_work_is_tested_does_not_set_it_apart() -> None:
     assert evaluation_only("is twice as accurate and over seven times as fast as the state-of-the-art")
     assert evaluation_only("runs faster than MERT") and evaluation_only("propose a better model of word order")
     assert not evaluation_only("aligns texts at the character level rather than the sentence level")
+    assert evaluation_only("produce lexicons with higher precision than earlier techniques")  # a noun between
+    assert not evaluation_only("learn a grammar with other features than words")
+    assert not evaluation_only("rank answers by their order rather than their date")
 
 
 def test_a_closing_drops_a_whole_inner_modifier_to_avoid_copying() -> None:
