@@ -10,6 +10,7 @@ from functools import lru_cache
 from relatex.analysis.claims.claim_words import STOPWORDS, stem
 from relatex.analysis.claims.term_statistics import default_term_statistics
 from relatex.retrieval.label_forms import KNOWN_SPELLINGS, PROPER_WORDS
+from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.contributions import FINITE_FORM, has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 
@@ -50,10 +51,27 @@ def title_topic(title: str, gerund: bool = False) -> str:
     first = words[0].lower()
     verbs = [w for before, w in zip(words, words[1:], strict=False) if w.lower() in _TITLE_VERBS
              and not (w.lower() in _PLURAL_NOUNS and before.lower() in _NEEDS_NOUNS)]  # "Information Needs"
-    if first in _NOT_TOPIC_START or (first.endswith("ing") and not gerund) or _claims(title) or verbs:
+    if first in _NOT_TOPIC_START or (first.endswith("ing") and not gerund) or _claims(title) or verbs \
+            or not _commas_list(title):
         return ""  # "Reciprocal rank fusion outperforms ...": a claim, not a topic
     topic = lowered(" ".join(words))
     return f"the {topic}" if _RELATIONAL_HEAD.match(topic) else topic
+
+
+def _commas_list(title: str) -> bool:
+    """Whether the commas of a title join a list ("Fidelity, Soundness, and Efficiency of ..."),
+    adjectives ("A Simple, Efficient Hierarchical HMM") or a name and what it is ("NPtool, a
+    Detector of ..."); not two clauses or a slogan ("System Ask, User Respond", "Paper Books,
+    Digital Books", "Ask, but Don't Interrupt")."""
+    parts = re.split(r"(?<!\d),|,(?!\d)", title)
+    if len(parts) == 1:
+        return True
+    if re.search(r"\b(?:i|it|you|we|don't|it's|but|then)\b", title, re.I):
+        return False
+    if re.search(r"\b(?:and|or)\b|&", " ".join(parts[1:]), re.I):
+        return True
+    return all(re.match(r"\s*(?:a|an|the)\s", p, re.I) for p in parts[1:]) or all(
+        "-" in p.split()[-1] or is_adjective_like(p.split()[-1]) for p in parts[:-1] if p.split())
 
 
 def _title_parts(title: str) -> list[str]:

@@ -9,7 +9,7 @@ from relatex.writing.closings import Style, fits_label
 from relatex.writing.contributions import Contribution, plural_head
 from relatex.writing.offline_writer import _paper_sentence, _title_as_subject
 from relatex.writing.plan import PaperBrief, WritingPlan
-from relatex.writing.title_topics import lowered, title_subject
+from relatex.writing.title_topics import lowered, paper_topic, title_subject
 
 
 def _said(title: str, phrase: str, seeds: int = 6, verb: str = "study") -> list[str]:
@@ -142,3 +142,18 @@ def test_names_a_title_case_hides_keep_their_usual_capitals() -> None:
     assert lowered("The Conll-X Shared Task On Wordnet Senses") == "the CoNLL-X shared task on WordNet senses"
     assert lowered("Sentence Extraction For Arabic-English Translation") == \
         "sentence extraction for Arabic-English translation"
+
+
+def test_a_title_whose_commas_join_clauses_or_a_slogan_names_no_topic() -> None:
+    for title in ("Towards Conversational Search and Recommendation: System Ask, User Respond",
+                  "Paper Books, Digital Books", "Ask, but Don't Interrupt", "Less Grammar, More Features",
+                  "The Reliability of Anaphoric Annotation, Reconsidered"):
+        assert paper_topic(title) == "", title
+    assert paper_topic("Fidelity, Soundness, and Efficiency of Interleaved Comparison Methods") == \
+        "fidelity, soundness, and efficiency of interleaved comparison methods"
+    assert paper_topic("GnatDb: A Small-Footprint, Secure Database System") == \
+        "a small-footprint, secure database system"
+    assert paper_topic("NPtool, a Detector of English Noun Phrases") == \
+        "NPtool, a detector of English noun phrases"
+    assert paper_topic("11,001 New Features for Statistical Machine Translation") == \
+        "11,001 new features for statistical machine translation"
