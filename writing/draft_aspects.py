@@ -80,7 +80,10 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
         after = words[len(before_comma)] if len(before_comma) < len(words) else ""
         if before_comma and after and is_adjective_like(before_comma[-1]) and is_adjective_like(after):
             before_comma = []  # "a large, unlabeled corpus": a comma between two adjectives ends no clause
-        heads = [before_comma, re.split(r"\s(?:that|which|who|whose|where)\s", text)[0].split(),
+        relative = re.split(r"\s(?:that|which|who|whose|where)\s", text)[0]
+        if re.search(r"\bthe\s+[\w-]+$", relative):
+            relative = ""  # "estimate the error [that such missing data causes]": the clause says which
+        heads = [before_comma, relative.split(),
                  re.split(r"\s(?:by|with|using|through|via)\s", text)[0].split()]  # before how it is done
         head = next((h for h in heads if 5 <= len(h) <= max_words), None)
         if head is None:
