@@ -138,8 +138,8 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
         cuts = [i for i in cuts if not needs_of(words[:i], words[i:]) and i >= 0.6 * max_words] or cuts
         words = words[:cuts[-1]] if cuts else words[:max_words]
         comma = max((i for i, w in enumerate(words[:-1]) if w.endswith(",")), default=-1)
-        if comma >= 3 and len(words) - comma - 1 <= 2:
-            words = words[:comma + 1]  # "word categories, sets [of words ...]": a cut appositive goes whole
+        if comma >= 3 and len(words) - comma - 1 <= 2 and words[comma - 1].lower() not in {"a", "an", "the"}:
+            words = words[:comma + 1]  # "word categories, sets [of words]", not "a convex, smooth function"
     # do not end on a dangling function word, adverb or "capable of", nor on a count without its noun
     counted = False
     while words and (dangling_end(words) or count_without_noun(words)
@@ -244,8 +244,8 @@ def has_finite_verb(clause: str) -> bool:
 
 def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:
     """Whether cutting between ``before`` and ``after`` leaves a noun without the of-phrase it needs."""
-    return bool(before and after and after[0].lower() == "of"
-                and before[-1].lower().strip(",;:") in OF_NOUNS)
+    return bool(before and after and after[0].lower() == "of" and (before[-1].lower().strip(",;:") in OF_NOUNS
+                or [w.lower() for w in before[-2:-1]] == ["the"]))  # "the use | of": which use
 
 
 def _strip_leading(phrase: str) -> str:

@@ -76,6 +76,12 @@ def test_shorten_cuts_clauses_and_dangling_words() -> None:
     # an aside after a comma goes whole; "state of the art" is never cut after "state"
     assert shorten("an evaluation of state of the art query prediction algorithms, both post-retrieval and "
                    "pre-retrieval", 12) == "an evaluation of state of the art query prediction algorithms"
+    # "the context | of ...": a definite noun says which through its of-phrase; cut before it, elsewhere
+    concept = "the concept of relevance as viewed and applied in the context of information science"
+    assert shorten(concept, 12) == "the concept of relevance"
+    # a comma between an article's adjectives is no appositive to cut whole
+    hybrid = "a hybrid algorithm for optimizing a convex, smooth function over the cone of positive matrices"
+    assert shorten(hybrid, 12) == "a hybrid algorithm for optimizing a convex, smooth function"
     assert dangling_end("the resulting aligner is the first".split())  # "the first [to ...]": cut short
     assert dangling_end("derive the rhetorical structures of texts by means".split())  # "by means [of]"
     assert not dangling_end("a mixture of means".split())
