@@ -170,7 +170,8 @@ def _method(sentence: str) -> str:
     if not match or EVALUATION_WORDS.search(match.group("rest")):
         return ""  # how the contribution works, not how it was evaluated
     method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
-    if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method):
+    if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) \
+            or re.fullmatch(r"the\s+[a-z-]+|(?:these|those|this|that)\s.*", method):  # "the input": which?
         return ""  # "[based on] Markov models performs at least", "the rule/\['-~7\]", "Inside- Outside"
     return method
 

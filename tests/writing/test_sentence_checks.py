@@ -265,3 +265,13 @@ def test_a_claim_of_being_first_is_never_cut_from_what_it_is_first_in() -> None:
     phrases = [a.phrase for a in attempts(found, title)]
     assert "TensorFlow Ranking" in phrases
     assert all("first" not in p or "ranking problems" in p for p in phrases), phrases  # never "the first library"
+
+
+def test_a_method_that_only_points_back_is_no_method() -> None:
+    from relatex.writing.contribution_extract import extract
+
+    for sentence in ("Our parser is based on the input, and learns weights from it.",
+                     "The parser is based on this representation."):
+        assert extract(f"We present a parser for German. {sentence}").method == "", sentence
+    kept = extract("We present a parser for German. The parser is based on maximum entropy models.")
+    assert kept.method == "maximum entropy models"
