@@ -6,10 +6,11 @@ Two records are the same paper when they share a DOI, else an arXiv id, else the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Protocol, TypeVar
 
 from relatex.retrieval.record_store import title_key
-from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi
+from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, normalise_title
 
 
 def identity_keys(record: PaperRecord) -> list[str]:
@@ -91,3 +92,47 @@ def deduplicate(records: Iterable[PaperRecord]) -> list[PaperRecord]:
         for key in keys:
             owner.setdefault(key, index)
     return [merge_records(group, group[0].id) for group in groups]
+
+
+def work_key(record: PaperRecord) -> str | None:
+    """Normalised title + first-author surname, in any year: a paper and its later version (the
+    journal version of a conference paper, a republication) are one work to cite."""
+    title = normalise_title(record.title)
+    if len(title) < 12 or not record.authors:
+        return None
+    return f"{title}|{normalise_title(record.first_author_surname())}"
+
+
+class _Candidate(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+C = TypeVar("C", bound=_Candidate)
+
+
+def one_version_each(candidates: Sequence[C], record_of: Callable[[C], PaperRecord],
+                     cited: Mapping[str, str]) -> list[C]:
+    """The ranked candidates with one version of each work (:func:`work_key`), at the place of its
+    best-ranked version: those the draft cites (all of them), else the most cited version, else the
+    earliest. Candidates without a work key are all kept."""
+    groups: dict[str, list[C]] = {}
+    for candidate in candidates:
+        if (key := work_key(record_of(candidate))) is not None:
+            groups.setdefault(key, []).append(candidate)
+
+    def preferred(members: list[C]) -> list[C]:
+        own = [m for m in members if m.id in cited]
+        return own or [min(members, key=lambda m: (-(record_of(m).citation_count or 0),
+                                                   record_of(m).year or 9999))]
+
+    out: list[C] = []
+    placed: set[str] = set()
+    for candidate in candidates:
+        key = work_key(record_of(candidate))
+        if key is None or len(groups[key]) == 1:
+            out.append(candidate)
+        elif key not in placed:
+            placed.add(key)
+            out.extend(preferred(groups[key]))
+    return out

@@ -22,6 +22,7 @@ import numpy as np
 from relatex.analysis.cancellation import Cancel, is_cancelled
 from relatex.retrieval.citation_graph import ReferenceIndex, undirected_view
 from relatex.retrieval.communities import detect_communities, terms_of
+from relatex.retrieval.dedup import one_version_each
 from relatex.retrieval.draft import DraftContext
 from relatex.retrieval.expansion import Candidate, Expansion, ExpansionCancelled, expand, rank_candidates
 from relatex.retrieval.layers import LAYER_RANK, assign_layers
@@ -332,6 +333,7 @@ def select_papers(
     exclude = () if params.include_cited else tuple(exp.cited_ids)
     ranked = [c for c in rank_candidates(exp, params.alpha, ppr_types(params), exclude)
               if c.id in exp.cited_ids or not is_front_matter(graph.nodes[c.id]["record"])]
+    ranked = one_version_each(ranked, lambda c: graph.nodes[c.id]["record"], exp.cited_ids)  # a reprint: once
     pool = earned(ranked[: params.breadth * params.candidate_factor], exp.cited_ids, params)
     by_id = {c.id: c for c in pool}
     # papers the draft cites (with an abstract to discuss) do not count against the breadth

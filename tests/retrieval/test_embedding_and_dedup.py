@@ -71,3 +71,30 @@ def test_deduplicate_in_memory() -> None:
     out = deduplicate(records)
     assert [r.id for r in out] == ["doi:10.1/a", "arxiv:2101.00001"]
     assert out[0].abstract == "longer"
+
+
+def test_one_version_of_each_work_keeps_the_more_cited_or_earlier_at_the_best_place() -> None:
+    from dataclasses import dataclass, replace
+
+    from relatex.retrieval.dedup import one_version_each, work_key
+
+    @dataclass(frozen=True)
+    class Ranked:
+        id: str
+
+    title = "Personalizing Search via Automated Analysis of Interests and Activities"
+    records = {
+        "x": PaperRecord(id="x", title="Another paper on search", authors=("Ann Lee",), year=2010),
+        "reprint": PaperRecord(id="reprint", title=title, authors=("Jaime Teevan",), year=2018),
+        "original": PaperRecord(id="original", title=title + ".", authors=("J. Teevan",), year=2005),
+        "other": PaperRecord(id="other", title=title, authors=("Bob Smith",), year=2018),
+    }
+    assert work_key(records["reprint"]) == work_key(records["original"]) != work_key(records["other"])
+    ranked = [Ranked(i) for i in ("x", "reprint", "other", "original")]
+    kept = one_version_each(ranked, lambda c: records[c.id], {})
+    assert [c.id for c in kept] == ["x", "original", "other"]  # the original, at the reprint's place
+    records["reprint"] = replace(records["reprint"], citation_count=900)  # the more cited version
+    assert [c.id for c in one_version_each(ranked, lambda c: records[c.id], {})] == ["x", "reprint", "other"]
+    both = {"original": "teevan2005", "reprint": "teevan2018"}  # both versions cited by the draft: both stay
+    assert [c.id for c in one_version_each(ranked, lambda c: records[c.id], both)] == \
+        ["x", "reprint", "original", "other"]

@@ -313,3 +313,31 @@ def test_seed_links_count_distinct_seeds_joined_by_citation_edges() -> None:
     assert links["far"] == 2 and "near" not in links and "other" not in links
     with pytest.raises(ValueError, match="floor_exempt_links"):
         SelectionParams(floor_exempt_links=-1)
+
+
+def test_a_paper_and_its_later_version_are_cited_once(tmp_path: Path) -> None:
+    """A republication (SIGIR's reprint of a 2005 paper in 2018) or a journal version with the same
+    title and first author is the same work: the section cites the more cited or earlier version
+    once, or the one the draft cites."""
+    from relatex.retrieval.records import PaperRecord
+
+    base = build_kb(tmp_path / "kb")
+    try:
+        paper = base.get_many(["doi:10.1000/cr.2"])["doi:10.1000/cr.2"]  # a paper the draft does not cite
+        reprint = replace(paper, id="doi:10.1/reprint", doi="10.1/reprint", year=(paper.year or 2000) + 13)
+        base.add_records([reprint])
+        project = load_project(DRAFT_TEX)
+        context = draft_context(project, load_bibliographies(project), base)
+        every = SelectionParams(breadth=40, depth=2, hops=1, diversity=0.0)
+        chosen = {p.record.id for p in select_papers(context, base, every).papers}
+        assert paper.id in chosen and reprint.id not in chosen
+        cites_reprint = replace(context, cited={**context.cited, "reprint": reprint},
+                                in_kb=context.in_kb | {"reprint"})
+        chosen = {p.record.id for p in select_papers(cites_reprint, base, every).papers}
+        assert reprint.id in chosen and paper.id not in chosen
+        other = PaperRecord(id="doi:10.1/other", title=paper.title, authors=("Someone Else",), year=2023,
+                            abstract=paper.abstract)
+        base.add_records([other])
+        assert other.id in {p.record.id for p in select_papers(context, base, every).papers}  # another work
+    finally:
+        base.close()
