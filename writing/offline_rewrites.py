@@ -22,7 +22,7 @@ from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import VERBS
 from relatex.writing.plan import PaperBrief, WritingPlan
 from relatex.writing.sentence_checks import well_formed
-from relatex.writing.title_topics import paper_topic
+from relatex.writing.title_topics import paper_topic, title_cut_short
 
 
 def _say(brief: PaperBrief, verb_class: str, phrase: str, avoid: str = "") -> str:
@@ -48,7 +48,7 @@ def paper_sentences(brief: PaperBrief) -> list[str]:
             if result:
                 out.append(f"\\citet{{{brief.key}}} report that {result}.")
     topic = paper_topic(title)
-    if topic:
+    if topic and not title_cut_short(title, brief.record.abstract or ""):
         out.append(f"\\citet{{{brief.key}}} study {topic}.")
     return out
 

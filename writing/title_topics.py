@@ -318,6 +318,21 @@ def _names_written(topic: str, abstract: str) -> str:
     return re.sub(r"(?<![A-Za-z0-9])[a-z]{3,}(?![A-Za-z0-9'\u2019])", restored, topic) if abstract else topic
 
 
+_INFLECTIONS = frozenset({"s", "es", "ed", "d", "ing", "er", "ers", "ly", "al", "ally", "ation", "ations",
+                          "ness"})
+
+
+def title_cut_short(title: str, abstract: str) -> bool:
+    """Whether the title's last word is an unknown word that starts a word of the ``abstract``
+    ("Unsupervised Semantic Role Labellin" beside "labelling"): the record cut the title short."""
+    words = re.findall(r"[A-Za-z]+", title)
+    last = words[-1].lower() if words else ""
+    tokens = set(re.findall(r"[a-z]+", abstract.lower()))
+    if len(last) < 4 or last in tokens or default_term_statistics().df.get(stem(last), 0) >= 5:
+        return False
+    return any(t.startswith(last) and t[len(last):] not in _INFLECTIONS for t in tokens if len(t) > len(last))
+
+
 # a writer asks again for each template it tries; a section reads 100 papers at most
 @lru_cache(maxsize=2048)
 def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
@@ -328,7 +343,7 @@ def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
     title = " ".join(title.split()).rstrip(".")
     title = re.sub(r"(?<=[a-z]),(?=[A-Za-z])", ", ", title)  # "A Phrase-Based,Joint Probability Model"
     topic = _names_written(_names_owned(paper_topic(title), abstract), abstract)
-    if not topic or re.search(r"\s[A-Za-z]$", topic):
+    if not topic or re.search(r"\s[A-Za-z]$", topic) or title_cut_short(title, abstract):
         return "", False  # a title cut short in its record ("... via bootstrapping and E")
     kind = names_a_study(topic)  # "(the) analysis of X" is a work; "sentiment analysis" is not
     if kind and topic.lower().startswith("the "):

@@ -30,6 +30,12 @@ def test_a_title_cut_short_in_its_record_names_no_subject() -> None:
     assert title_subject("Mining Very-Non-Parallel Corpora: Parallel Sentence and Lexicon Extraction via "
                          "Bootstrapping and E") == ("", False)
     assert title_subject("Bias in Search and Recommender Systems") == ("bias in search and recommender systems", False)
+    # the last word is the start of a word of the abstract: "Labellin" of "labelling"
+    abstract = "We present an unsupervised method for labelling the arguments of verbs with semantic roles."
+    assert title_subject("Unsupervised Semantic Role Labellin", abstract) == ("", False)
+    assert title_subject("Unsupervised Semantic Role Labelling", abstract)[0] == \
+        "unsupervised semantic role labelling"
+    assert title_subject("A Topic Model", "We study topic models.")[0] == "a topic model"  # a plural: no cut
 
 
 def test_a_phrase_that_leaves_out_what_the_title_names_follows_the_title() -> None:
