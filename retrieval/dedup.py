@@ -114,19 +114,17 @@ C = TypeVar("C", bound=_Candidate)
 def one_version_each(candidates: Sequence[C], record_of: Callable[[C], PaperRecord],
                      cited: Mapping[str, str]) -> list[C]:
     """The ranked candidates with one version of each work (:func:`work_key`), at the place of its
-    best-ranked version: those the draft cites (all of them), else one with an abstract to discuss,
-    the most cited, the earliest. Candidates without a work key are all kept."""
+    best-ranked version: those the draft cites (all of them), else the most cited version, else the
+    earliest. Candidates without a work key are all kept."""
     groups: dict[str, list[C]] = {}
     for candidate in candidates:
         if (key := work_key(record_of(candidate))) is not None:
             groups.setdefault(key, []).append(candidate)
 
-    def order(member: C) -> tuple[bool, int, int]:
-        record = record_of(member)
-        return not record.abstract, -(record.citation_count or 0), record.year or 9999
-
     def preferred(members: list[C]) -> list[C]:
-        return [m for m in members if m.id in cited] or [min(members, key=order)]
+        own = [m for m in members if m.id in cited]
+        return own or [min(members, key=lambda m: (-(record_of(m).citation_count or 0),
+                                                   record_of(m).year or 9999))]
 
     out: list[C] = []
     placed: set[str] = set()
