@@ -112,10 +112,12 @@ C = TypeVar("C", bound=_Candidate)
 
 
 def one_version_each(candidates: Sequence[C], record_of: Callable[[C], PaperRecord],
-                     cited: Mapping[str, str]) -> list[C]:
+                     cited: Mapping[str, str], citing: Mapping[str, int] | None = None) -> list[C]:
     """The ranked candidates with one version of each work (:func:`work_key`), at the place of its
-    best-ranked version: those the draft cites (all of them), else the most cited version, else the
-    earliest. Candidates without a work key are all kept."""
+    best-ranked version: those the draft cites (all of them), else the version most papers of the
+    citation graph cite (``citing``: id -> count), the most cited by its record, the earliest.
+    Candidates without a work key are all kept."""
+    citing = citing or {}
     groups: dict[str, list[C]] = {}
     for candidate in candidates:
         if (key := work_key(record_of(candidate))) is not None:
@@ -123,7 +125,7 @@ def one_version_each(candidates: Sequence[C], record_of: Callable[[C], PaperReco
 
     def preferred(members: list[C]) -> list[C]:
         own = [m for m in members if m.id in cited]
-        return own or [min(members, key=lambda m: (-(record_of(m).citation_count or 0),
+        return own or [min(members, key=lambda m: (-citing.get(m.id, 0), -(record_of(m).citation_count or 0),
                                                    record_of(m).year or 9999))]
 
     out: list[C] = []

@@ -333,7 +333,8 @@ def select_papers(
     exclude = () if params.include_cited else tuple(exp.cited_ids)
     ranked = [c for c in rank_candidates(exp, params.alpha, ppr_types(params), exclude)
               if c.id in exp.cited_ids or not is_front_matter(graph.nodes[c.id]["record"])]
-    ranked = one_version_each(ranked, lambda c: graph.nodes[c.id]["record"], exp.cited_ids)  # a reprint: once
+    # a paper and its reprint or journal version: the one the literature cites
+    ranked = one_version_each(ranked, lambda c: graph.nodes[c.id]["record"], exp.cited_ids, _in_degree(graph))
     pool = earned(ranked[: params.breadth * params.candidate_factor], exp.cited_ids, params)
     by_id = {c.id: c for c in pool}
     # papers the draft cites (with an abstract to discuss) do not count against the breadth

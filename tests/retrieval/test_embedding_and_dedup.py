@@ -95,6 +95,10 @@ def test_one_version_of_each_work_keeps_the_more_cited_or_earlier_at_the_best_pl
     assert [c.id for c in kept] == ["x", "original", "other"]  # the original, at the reprint's place
     records["reprint"] = replace(records["reprint"], citation_count=900)  # the more cited version
     assert [c.id for c in one_version_each(ranked, lambda c: records[c.id], {})] == ["x", "reprint", "other"]
+    # the version more papers of the citation graph cite comes first (a journal version of an ACL paper)
+    citing = {"original": 3, "reprint": 1}
+    kept = one_version_each(ranked, lambda c: records[c.id], {}, citing)
+    assert [c.id for c in kept] == ["x", "original", "other"]
     both = {"original": "teevan2005", "reprint": "teevan2018"}  # both versions cited by the draft: both stay
     assert [c.id for c in one_version_each(ranked, lambda c: records[c.id], both)] == \
         ["x", "reprint", "original", "other"]
