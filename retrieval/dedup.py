@@ -1,7 +1,9 @@
 """Duplicate detection across sources and merging of duplicate records.
 
 Two records are the same paper when they share a DOI, else an arXiv id, else the normalised title
-+ first-author surname + year. Merging keeps the richest value of each field.
++ first-author surname + year. Merging keeps the richest value of each field. Records of the same
+title and first author in other years (a journal version, a reprint) stay apart in the knowledge
+base but are one work to cite (:func:`one_version_each`).
 """
 
 from __future__ import annotations

@@ -334,7 +334,8 @@ def select_papers(
     ranked = [c for c in rank_candidates(exp, params.alpha, ppr_types(params), exclude)
               if c.id in exp.cited_ids or not is_front_matter(graph.nodes[c.id]["record"])]
     # a paper and its reprint or journal version: the one the literature cites
-    ranked = one_version_each(ranked, lambda c: graph.nodes[c.id]["record"], exp.cited_ids, _in_degree(graph))
+    in_degree = _in_degree(graph)
+    ranked = one_version_each(ranked, lambda c: graph.nodes[c.id]["record"], exp.cited_ids, in_degree)
     pool = earned(ranked[: params.breadth * params.candidate_factor], exp.cited_ids, params)
     by_id = {c.id: c for c in pool}
     # papers the draft cites (with an abstract to discuss) do not count against the breadth
@@ -345,7 +346,7 @@ def select_papers(
     if progress:
         progress(f"kept {len(chosen)} of {len(ranked)} papers", 0.8)
     records = {pid: graph.nodes[pid]["record"] for pid in chosen}
-    layers, landmark = assign_layers(records, _in_degree(graph), params.foundation_k or max(1, params.breadth // 4),
+    layers, landmark = assign_layers(records, in_degree, params.foundation_k or max(1, params.breadth // 4),
                                      params.landmark_year)
     themes, theme_of, order = _themes(exp, params, chosen, records, layers, by_id)
     draft_terms = Counter(terms_of(draft.query_text()))

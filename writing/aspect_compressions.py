@@ -1,6 +1,7 @@
 """How a closing may shorten what the draft says it does (a draft aspect) without saying anything
 else: its asides, an inner modifier or its trailing modifiers dropped, its purpose said with a
-gerund, a finding said with an infinitive ("show that X is Y" -> "show X to be Y"). Each compression
+gerund, a finding said with an infinitive ("show that X is Y" -> "show X to be Y"), what the draft
+shows how to do said as what it does ("show how to enhance X" -> "enhance X"). Each compression
 says what the draft says or less, never something the draft does not."""
 
 from __future__ import annotations
@@ -212,5 +213,7 @@ def compressions(text: str, action: bool = False) -> list[str]:
         listed = variant != text and (variant.count(",") >= 2 or cut_list)
         if variant not in out and phrase_complete(variant) and not thin and not listed:
             out.append(variant)
-    done = what_is_shown_done(text) if action else ""
-    return out + [v for v in compressions(done, action) if v not in out] if done else out
+    done = what_is_shown_done(text) if action else ""  # "show how to enhance X": "enhance X", compressed
+    if done:
+        out += [v for v in compressions(done, action) if v not in out]
+    return out
