@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
 from relatex.retrieval.record_store import title_key
-from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, normalise_title
+from relatex.retrieval.records import PaperRecord, normalise_arxiv_id, normalise_doi, work_key
 
 
 def identity_keys(record: PaperRecord) -> list[str]:
@@ -96,15 +96,6 @@ def deduplicate(records: Iterable[PaperRecord]) -> list[PaperRecord]:
     return [merge_records(group, group[0].id) for group in groups]
 
 
-def work_key(record: PaperRecord) -> str | None:
-    """Normalised title + first-author surname, in any year: a paper and its later version (the
-    journal version of a conference paper, a republication) are one work to cite."""
-    title = normalise_title(record.title)
-    if len(title) < 12 or not record.authors:
-        return None
-    return f"{title}|{normalise_title(record.first_author_surname())}"
-
-
 class _Candidate(Protocol):
     @property
     def id(self) -> str: ...
@@ -120,9 +111,10 @@ def one_version_each(candidates: Sequence[C], record_of: Callable[[C], PaperReco
     citation graph cite (``citing``: id -> count), the most cited by its record, the earliest.
     Candidates without a work key are all kept."""
     citing = citing or {}
+    keys = [work_key(record_of(candidate)) for candidate in candidates]
     groups: dict[str, list[C]] = {}
-    for candidate in candidates:
-        if (key := work_key(record_of(candidate))) is not None:
+    for candidate, key in zip(candidates, keys, strict=True):
+        if key is not None:
             groups.setdefault(key, []).append(candidate)
 
     def preferred(members: list[C]) -> list[C]:
@@ -132,8 +124,7 @@ def one_version_each(candidates: Sequence[C], record_of: Callable[[C], PaperReco
 
     out: list[C] = []
     placed: set[str] = set()
-    for candidate in candidates:
-        key = work_key(record_of(candidate))
+    for candidate, key in zip(candidates, keys, strict=True):
         if key is None or len(groups[key]) == 1:
             out.append(candidate)
         elif key not in placed:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from relatex.retrieval.records import PaperRecord, normalise_title
+from relatex.retrieval.records import PaperRecord, normalise_title, work_key
 
 SCHEMA_VERSION = "1"
 
@@ -91,11 +91,9 @@ def record_from_json(text: str) -> PaperRecord:
 
 
 def title_key(record: PaperRecord) -> str | None:
-    """Normalised title + first-author surname + year: the last-resort duplicate key."""
-    title = normalise_title(record.title)
-    if len(title) < 12 or not record.authors:
-        return None
-    return f"{title}|{normalise_title(record.first_author_surname())}|{record.year or ''}"
+    """:func:`work_key` + year: the last-resort duplicate key."""
+    work = work_key(record)
+    return None if work is None else f"{work}|{record.year or ''}"
 
 
 def text_hash(record: PaperRecord) -> str:

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field, replace
 # The identifier and name normalisers are shared with the BibTeX model; re-exported here.
 from relatex.analysis.bib.bib_identity import normalise_arxiv_id, normalise_doi, normalise_title, surname
 
-__all__ = ["PaperRecord", "normalise_arxiv_id", "normalise_doi", "normalise_title", "record_id", "surname"]
+__all__ = ["PaperRecord", "normalise_arxiv_id", "normalise_doi", "normalise_title", "record_id", "surname",
+           "work_key"]
 
 
 @dataclass(frozen=True)
@@ -87,3 +88,12 @@ def is_front_matter(record: PaperRecord) -> bool:
     """A proceedings item that is not a paper (front matter, a chairs' welcome, a committee list):
     never a related-work citation."""
     return bool(_FRONT_MATTER.search(record.title))
+
+
+def work_key(record: PaperRecord) -> str | None:
+    """Normalised title + first-author surname, in any year: a paper and its later version (the
+    journal version of a conference paper, a republication) are one work to cite."""
+    title = normalise_title(record.title)
+    if len(title) < 12 or not record.authors:
+        return None
+    return f"{title}|{normalise_title(record.first_author_surname())}"
