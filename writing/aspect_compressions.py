@@ -10,7 +10,7 @@ import re
 
 from relatex.analysis.claims.topic_claims import singular
 from relatex.writing.agreement import MODALS, adverb, third_person
-from relatex.writing.contributions import AUXILIARIES, shorten, without_asides
+from relatex.writing.contributions import AUXILIARIES, has_finite_verb, needs_of, shorten, without_asides
 from relatex.writing.draft_aspects import evaluation_only
 from relatex.writing.phrase_attempts import purpose_as_gerund
 from relatex.writing.sentence_checks import MODIFIER_STARTS, UNSPECIFIC, phrase_complete, vague
@@ -99,14 +99,16 @@ def _article(word: str) -> str:
 def without_praise(text: str) -> str:
     """``text`` without the praise words before the head of a noun phrase naming what is built
     ("presents TransV, a [novel] Web-to-Voice neural transfer network", the article made to agree)
-    and without emphasis ("show [specifically] how"); ``text`` itself when it has neither."""
+    and without emphasis ("show [specifically] how") or a selection of a plural ("the [major] milestones");
+    ``text`` itself when it has none."""
     words = text.split()
     out: list[str] = []
     i = 0
     while i < len(words):
         low = words[i].lower()
-        if low in _EMPHASIS and out:
-            i += 1
+        if low in _EMPHASIS and out or (low in _SELECTING and out and out[-1].lower() == "the"
+                                        and words[i + 1:i + 2] and words[i + 1].lower().endswith("s")):
+            i += 1  # "show [specifically] how", "surveys the [major] milestones"
             continue
         if low.rstrip(",") in _PRAISE and out and out[-1].lower() in _ARTICLES:
             run = i
@@ -123,6 +125,8 @@ def without_praise(text: str) -> str:
 
 
 _JOINING = frozenset({"and", "yet", "but", "or"})  # "a simple [yet] effective model"
+# "the [major] milestones": which ones, not what they are
+_SELECTING = frozenset({"major", "main", "principal"})
 
 
 def _heads_a_built_thing(words: list[str]) -> bool:
@@ -177,6 +181,44 @@ def what_is_shown_done(text: str) -> str:
     return f"{third_person(found.group('base'))} {found.group('action').split(maxsplit=1)[1]}"
 
 
+# verbs whose object goes on with "to" ("allows users [to ...]")
+_TO_COMPLEMENT = frozenset({"allow", "enable", "permit", "force", "require", "encourage", "cause", "ask"})
+
+
+def _needs_rest(short: str, rest: list[str]) -> bool:
+    """Whether a cut before ``rest`` leaves ``short`` wanting it: an of-phrase ("a surge in the sheer
+    volume [of ...]", "can take advantage [of ...]", "the training [and evaluation of X]") or the "to" after
+    "allow X" ("allows users [to ...]")."""
+    if needs_of(short.split(), rest) or short.split()[-1].lower() in {"advantage", "surge", "volume"}:
+        return True
+    definite = short.split()[-2:-1] == ["the"]
+    if rest[0].lower() == "and" and definite and "of" in [w.lower() for w in rest[1:3]]:
+        return True  # "reports on the training [and evaluation of a parser]": the of-phrase is shared
+    return rest[0].lower() == "to" and any(singular(w.lower()) in _TO_COMPLEMENT for w in short.split()[-3:])
+
+
+_TAIL = re.compile(r",?\s+(?:including|such\s+as|e\.g\.,?|since\s+(?:its|their|the|\d))\s")
+
+
+# words a clause does not end on: what is suggested or decided was cut ("the first experiment suggests",
+# "the sentences in the corpus were", "the present algorithm rests", "the paper reports")
+_WANTS_MORE = frozenset({"suggest", "suggests", "indicate", "indicates", "reveal", "reveals", "decide",
+                         "decides", "proven", "same", "is", "are", "was", "were", "be", "been", "being",
+                         "rest", "rests", "hinges", "draws", "focus", "focuses", "report", "reports"})
+_THAT_CLAUSE = re.compile(r"\b(?:show|demonstrate|find|prove|suggest|argue|indicate|reveal)(?:e?s)?\s+that\s+"
+                          r"(?P<rest>.+)$")
+
+
+def _ends_whole(variant: str) -> bool:
+    """Whether a compression ends where its clause does: not on a verb or copula that wants what
+    follows, not on "the same", and not with a that-clause cut before its verb ("shows that prior
+    work in translating lattices")."""
+    if variant.split()[-1].lower().strip(",;") in _WANTS_MORE:
+        return False
+    found = _THAT_CLAUSE.search(variant)
+    return found is None or has_finite_verb("x " + found.group("rest"))
+
+
 _FINDING = re.compile(r"^(?:show|demonstrate|prove|find|expect|believe|report)(?:e?s)?\b")
 
 
@@ -191,13 +233,16 @@ def compressions(text: str, action: bool = False) -> list[str]:
     for limit in (9, 7, 5):
         short = shorten(text, limit, cut_clauses=False)
         rest = text[len(short):].split() if text.startswith(short) else []
-        if rest and rest[0].lower() in MODIFIER_STARTS and len(short.split()) >= 3:
+        if rest and rest[0].lower() in MODIFIER_STARTS and len(short.split()) >= 3 \
+                and not _needs_rest(short, rest):
             cuts.append(short)
     # "is generative[, producing ...]", "is deterministic [and is driven by ...]"; never how a finding
     # was reached ("[, using ...]")
     second = re.search(r"\s+and\s+(?:is|are|was|were)\s|,\s+(?!using\b)[a-z]+ing\s", text)
     if second and len(text[:second.start()].split()) >= 2:
         cuts.append(text[:second.start()])
+    # an example list or a time span goes whole ("the parameters of the task[, including the format, ...]")
+    cuts += [v[:tail.start()] for v in (text, without_praise(text)) if (tail := _TAIL.search(v))]
     # "a model to estimate X" -> "a model for estimating X"; not a finding ("show our algorithm to produce X")
     gerund = text if _FINDING.match(text) else purpose_as_gerund(text)
     out: list[str] = []
@@ -211,7 +256,8 @@ def compressions(text: str, action: bool = False) -> list[str]:
         # a list cut short: "an analysis of language, relevance, dependency", "X, Y [and Z]"
         cut_list = "," in variant and bool(re.match(r",|\s+(?:and|or)\b", text.removeprefix(variant)))
         listed = variant != text and (variant.count(",") >= 2 or cut_list)
-        if variant not in out and phrase_complete(variant) and not thin and not listed:
+        whole = phrase_complete(variant) and _ends_whole(variant)
+        if variant not in out and whole and not thin and not listed:
             out.append(variant)
     done = what_is_shown_done(text) if action else ""  # "show how to enhance X": "enhance X", compressed
     if done:

@@ -51,7 +51,11 @@ _MORE_ADVERBS = (r"(?:ha(?:ve|s)\s+)?(?:additionally\s+|briefly\s+|specifically\
 DRAFT_CONTRIBUTION = re.compile(
     CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|outline|derive|approach|", 1)
     .replace(r"(?:also\s+|", _MORE_ADVERBS + r"also\s+|", 1), CONTRIBUTION.flags)
-_THIRD_PERSON_SPLIT = re.compile(r",\s+(?:and\s+)?(?=[a-z]+s\b)|\s+and\s+(?=[a-z]+s\s)")
+# words ending in "s" that are no verb ("within and across word classes", "and its ...")
+_NOT_VERBS = r"(?!(?:across|towards|as|its|this|thus|plus|less|unless|whereas|besides|always|perhaps|" \
+             r"sometimes|afterwards|various|numerous|previous|us)\b)"
+_THIRD_PERSON_SPLIT = re.compile(rf",\s+(?:and\s+)?(?={_NOT_VERBS}[a-z]+s\b)|"
+                                 rf"\s+and\s+(?={_NOT_VERBS}[a-z]+s\s)")
 _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
 _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
@@ -97,8 +101,9 @@ def _cap_clause(text: str, max_words: int = 20) -> str:
 
 _DRAFT_VERB_ALT = "|".join(sorted(DRAFT_VERBS, key=len, reverse=True))
 _AND_VERB = re.compile(rf"(?:^|,?\s+)and\s+(?:also\s+|then\s+)?(?P<verb>{_DRAFT_VERB_ALT})(?:s|es|d|ed)?"
-                       r"(?:\s+on\b)?\s+(?P<rest>.+)", re.I)  # "we collected and analyzed X": analyze X; as
-# CONTRIBUTION does, "on" after the verb ("and focus on X") is read with the verb
+                       r"(?:\s+on\b)?\s+(?P<rest>(?!of\b).+)", re.I)
+# "we collected and analyzed X": analyze X; as CONTRIBUTION does, "on" after the verb ("and focus on X")
+# is read with the verb; "and use of X" is a noun
 _PRONOUN_OBJECT = re.compile(r"\s*(?:that\s+)?(?:it|they|these|those|this|he|she)\b", re.I)
 
 
@@ -333,4 +338,9 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
                 layout = re.search(r"\b(?:tables?|figures?|fig|sections?)\b", clause, re.I)
                 if len(clause.split()) >= 4 and _complete(clause) and not compared and not layout:
                     out.append(DraftAspect("clause", "", clause))
-    return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out]
+    return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out if not _PAPER_LAYOUT.search(a.text)]
+
+
+# where in the draft something is said ("provide a definition in the next section"): no part of the work
+_PAPER_LAYOUT = re.compile(r"\bin\s+(?:the\s+)?(?:next|following|previous|last|later)\s+sections?\b|"
+                           r"\bin\s+sections?\s+\d", re.I)

@@ -329,7 +329,7 @@ def phrase_complete(phrase: str) -> bool:
 
 
 _GENERIC_HEADS = frozenset({"framework", "approach", "method", "methods", "model", "models", "set", "information",
-                            "constraint", "constraints",
+                            "constraint", "constraints", "strategy", "measure",
                             "process", "processes", "technique", "system", "investigation", "attempt", "solution",
                             "algorithm", "tool", "study", "analysis", "way", "problem", "issue", "task", "work",
                             "intuition", "observation", "idea", "ideas", "assumption", "principle", "results", "result",
@@ -348,7 +348,7 @@ UNSPECIFIC = frozenset({"a", "an", "the", "and", "new", "novel", "first", "of", 
                          "different", "various", "key", "main", "important", "systematic", "comprehensive",
                          "empirical", "detailed", "thorough", "extensive", "preliminary", "initial", "comparative",
                          "large-scale", "four", "some", "many", "previous", "prior", "same", "alternative", "research",
-                         "one", "all", "available", "generalizable", "general-purpose", "natural"})
+                         "one", "all", "available", "generalizable", "general-purpose", "natural", "ongoing"})
 
 
 def vague(phrase: str) -> bool:

@@ -92,3 +92,50 @@ def test_emphasis_inside_praise_goes_with_it_and_a_finding_keeps_its_infinitive(
     # "show X to produce Y" says what X does, not what X is for
     shown = compressions("show our algorithm to produce good segmentation", True)
     assert not any("for producing" in c for c in shown)
+
+
+def test_a_cut_keeps_what_its_last_words_need() -> None:
+    # an of-phrase a noun needs, a shared of-phrase, the "to" after "allow X": the cut is no compression
+    for text, cut in (("can take advantage of the example-based machine translation framework",
+                       "can take advantage"),
+                      ("describes the development of a two-way shallow-transfer machine translation system",
+                       "describes the development"),
+                      ("observe a surge in the sheer volume of research products and outcomes in medicine",
+                       "observe a surge in the sheer volume"),
+                      ("reports on the training and evaluation of a dependency parser over this corpus",
+                       "reports on the training"),
+                      ("describe how the new release allows users to enhance performance using lexical "
+                       "information", "describe how the new release allows users")):
+        assert cut not in compressions(text, True), text
+    # a second conjunct with its own of-phrase can go
+    assert "examine the effects of speaking style" in \
+        compressions("examine the effects of speaking style and of discourse segmentation method on the "
+                     "nature of this relationship", True)
+
+
+def test_an_example_list_or_a_time_span_goes_whole() -> None:
+    assert "describes the parameters of the shared task" in compressions(
+        "describes the parameters of the shared task including the format, pre-processing information, and "
+        "evaluation criteria", True)
+    assert "surveys the milestones in supervised coreference research" in compressions(
+        "surveys the major milestones in supervised coreference research since its inception fifteen "
+        "years ago", True)
+    assert without_praise("surveys the major milestones") == "surveys the milestones"
+    assert without_praise("the main idea") == "the main idea"  # a singular: not one of several
+
+
+def test_a_compression_ends_where_its_clause_does() -> None:
+    for text in ("the first experiment suggests that initial biasing of the probabilities is essential",
+                 "the new algorithm has indeed proven to be much faster",
+                 "study the impact of the same on the performance of the system",
+                 "demonstrate that training a perceptron model to combine"):
+        assert not any(c.endswith(("suggests", "proven", "the same")) for c in compressions(text, True)), text
+    assert compressions("demonstrate that training a perceptron model to combine", True) == []
+    for text, cut in (("the sentences in the corpus were at most 20 words long",
+                       "the sentences in the corpus were"),
+                      ("the present algorithm rests on being able to identify associations",
+                       "the present algorithm rests"),
+                      ("the paper reports on the training and evaluation of a parser", "the paper reports")):
+        assert cut not in compressions(text), text
+    assert "a user reviews the top-ranked words" in \
+        compressions("a user reviews the top-ranked words and decides which ones should be entered")

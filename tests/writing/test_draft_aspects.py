@@ -159,3 +159,25 @@ def test_a_definite_object_keeps_the_clause_that_says_which() -> None:
                 "such missing data causes in commonly-used evaluation metrics in order to assess its "
                 "prevalence and impact.")
     assert not any(a.text.endswith("the error") for a in draft_aspects(abstract))
+
+
+def test_no_verb_is_read_into_a_preposition_or_a_noun() -> None:
+    abstract = ("We present the lexical-semantic net GermaNet which integrates conceptual ontological "
+                "information with lexical semantics, within and across word classes. This paper aims to "
+                "survey the current state of research, development and use of machine translation.")
+    texts = [a.text for a in draft_aspects(abstract)]
+    assert not any(t.startswith(("across", "acrosses", "use of", "uses of")) for t in texts), texts
+    assert any("development and use of machine translation" in t for t in texts), texts
+
+
+def test_where_the_paper_says_something_is_no_aspect() -> None:
+    abstract = ("Text similarity over short passages matters for summarization. We provide a detailed "
+                "definition in the next section. We present a composite similarity metric for short "
+                "passages.")
+    texts = [a.text for a in draft_aspects(abstract)]
+    assert texts and not any("section" in t for t in texts), texts
+
+
+def test_ongoing_work_and_a_bare_strategy_say_nothing() -> None:
+    assert vague("ongoing work") and vague("an alternative strategy") and vague("a measure")
+    assert not vague("a strategy for detecting preposition errors")
