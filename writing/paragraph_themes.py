@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from relatex.analysis.claims.topic_claims import names_term
+from relatex.analysis.claims.topic_claims import names_term, singular
 from relatex.writing.closings import fits_label, join_terms, label_terms, theme_label
 from relatex.writing.offline_templates import TOPIC_CITES
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
@@ -37,8 +37,8 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
     measure or a piece of a name, is what tells the paragraphs apart."""
     if len(terms) < 2:
         return terms
-    words = {w[:5] for w in terms[0].lower().split()}
-    distinct = not any(words & {w[:5] for w in other.lower().split()} for other in others)
+    words = _roots(terms[0])
+    distinct = not any(words & _roots(other) for other in others)
     for candidate in terms[1:2] if distinct else terms[1:]:  # a weaker third term only where it is needed
         halves, weak = _second_term(terms[0], candidate, briefs)
         if not halves and not weak:
@@ -47,6 +47,16 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
     if distinct or halves or facet_kind(terms[1], briefs) in ("measure", "fragment"):
         return terms[:1]  # a measure or a piece of a name tells no paragraphs apart ("and Street Journal")
     return terms[:2]
+
+
+def _roots(term: str) -> set[str]:
+    """The words of a label term by their root ("tags", "taggers" and "tagging" are all "tag"):
+    singular, without "-ing" or "-er" and a doubled last consonant, at most five letters."""
+    out = set()
+    for word in term.lower().split():
+        root = re.sub(r"(?<=[a-z]{3})(?:ing|er)$", "", singular(word))
+        out.add((root[:-1] if len(root) > 3 and root[-1] == root[-2] else root)[:5])
+    return out
 
 
 def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tuple[bool, bool]:

@@ -660,6 +660,12 @@ def test_a_second_label_term_few_papers_fit_is_dropped_unless_it_tells_two_theme
     # two papers on neural ranking, one of them with weak supervision: "neural ranking"
     ranking = [brief("g", "Neural ranking models with weak supervision"), brief("h", "A neural ranking model")]
     assert joint_terms(["neural ranking", "weak supervision"], ranking, others=[]) == ["neural ranking"]
+    # "tags" beside another theme's "part-of-speech tagging" names the same thing: the second term
+    # tells the paragraphs apart
+    tags = [brief("i", "Hebrew tags and morphological disambiguation"), brief("j", "Tags for English text")]
+    assert joint_terms(["tags", "morphological disambiguation"], tags, others=["part-of-speech tagging"]) == \
+        ["tags", "morphological disambiguation"]
+    assert joint_terms(["tags", "morphological disambiguation"], tags, others=["word alignment"]) == ["tags"]
 
 
 def test_a_paper_whose_sentence_the_copy_rule_removes_stays_cited() -> None:
