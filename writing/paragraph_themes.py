@@ -33,12 +33,15 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
     neural ranking, one with weak supervision), or fewer than half while the first fits at least
     half ("eye tracking [and faceted search interfaces]"), or when it is a facet, not a topic
     (:func:`facet_term`). With none left, the first term alone; unless it shares a word with another
-    theme's first term (``others``): then the second term, unless it names two halves or is a
-    measure or a piece of a name, is what tells the paragraphs apart."""
+    theme's first term (``others``; a first term of one word, also a root: "tags" and "tagging"):
+    then the second term, unless it names two halves or is a measure or a piece of a name, is what
+    tells the paragraphs apart."""
     if len(terms) < 2:
         return terms
-    words = _roots(terms[0])
-    distinct = not any(words & _roots(other) for other in others)
+    words = {w[:5] for w in terms[0].lower().split()}
+    distinct = not any(words & {w[:5] for w in other.lower().split()} for other in others)
+    if len(terms[0].split()) == 1:  # "tags" beside "part-of-speech tagging": one word, said by another label
+        distinct = distinct and not any(_roots(terms[0]) & _roots(other) for other in others)
     for candidate in terms[1:2] if distinct else terms[1:]:  # a weaker third term only where it is needed
         halves, weak = _second_term(terms[0], candidate, briefs)
         if not halves and not weak:
@@ -50,7 +53,7 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
 
 
 def _roots(term: str) -> set[str]:
-    """The words of a label term by their root ("tags", "taggers" and "tagging" are all "tag"):
+    """The words of a term by their root ("tags", "taggers" and "tagging" are all "tag"):
     singular, without "-ing" or "-er" and a doubled last consonant, at most five letters."""
     out = set()
     for word in term.lower().split():
