@@ -47,8 +47,9 @@ def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence
         if not halves and not weak:
             return [terms[0], candidate]
     halves = _second_term(terms[0], terms[1], briefs)[0]
-    if distinct or halves or facet_kind(terms[1], briefs) in ("measure", "fragment"):
-        return terms[:1]  # a measure or a piece of a name tells no paragraphs apart ("and Street Journal")
+    named = terms[1].lower() in {other.lower() for other in others}  # "tags [and part-of-speech tagging]"
+    if distinct or halves or named or facet_kind(terms[1], briefs) in ("measure", "fragment"):
+        return terms[:1]  # nor does a measure, a piece of a name ("and Street Journal") or another's label
     return terms[:2]
 
 

@@ -666,6 +666,9 @@ def test_a_second_label_term_few_papers_fit_is_dropped_unless_it_tells_two_theme
     assert joint_terms(["tags", "morphological disambiguation"], tags, others=["part-of-speech tagging"]) == \
         ["tags", "morphological disambiguation"]
     assert joint_terms(["tags", "morphological disambiguation"], tags, others=["word alignment"]) == ["tags"]
+    # ... but not by the other theme's own label
+    assert joint_terms(["tags", "part-of-speech tagging"], tags,
+                       others=["part-of-speech tagging"]) == ["tags"]
 
 
 def test_a_paper_whose_sentence_the_copy_rule_removes_stays_cited() -> None:
