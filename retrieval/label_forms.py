@@ -36,10 +36,14 @@ def untagged(text: str) -> str:
     return _TAGGED.sub("", text) if len(_TAGGED.findall(text)) >= 3 else text
 
 
+_TITLE_CASE_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]{1,3}))+")
+
+
 def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     """Lower-case word -> its usual spelling when that has inner or all capitals (BM25, LexRank), or
     when the word is capitalised wherever it stands inside a sentence, at least twice (Chinese,
-    Markov, Arabic-English): a name or a proper adjective."""
+    Markov, Arabic-English): a name or a proper adjective. A compound in title case
+    ("Part-of-Speech", copied from a title) has no inner capitals of its own."""
     forms: dict[str, Counter[str]] = {}
     inside: dict[str, Counter[bool]] = {}  # inside a sentence: capitalised or not
     for text in texts:
@@ -51,7 +55,8 @@ def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     for low, counter in forms.items():
         form, count = counter.most_common(1)[0]
-        if count * 2 >= sum(counter.values()) and any(c.isupper() for c in form[1:]):
+        inner = any(c.isupper() for c in form[1:]) and not _TITLE_CASE_COMPOUND.fullmatch(form)
+        if count * 2 >= sum(counter.values()) and inner:
             out[low] = form
         elif form[0].isupper() and inside.get(low, Counter())[True] >= 2 and not inside[low][False]:
             out[low] = form

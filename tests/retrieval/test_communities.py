@@ -155,6 +155,9 @@ def test_label_term_rules() -> None:
         assert not label_term_ok(junk), junk
     assert all(label_term_ok(t) for t in ("tree kernels", "maximum entropy", "test collections"))
     assert not label_term_ok("participants train")  # a verb
+    # how good a result is, or a bare tag, names no theme
+    assert not any(label_term_ok(t) for t in ("high precision", "better accuracy", "improved performance",
+                                              "tag"))
 
 
 def test_languages_and_names_keep_their_capitals_without_abstracts() -> None:
@@ -226,6 +229,12 @@ def test_names_keep_their_capital_where_the_abstracts_always_give_it() -> None:
     assert spellings["chinese"] == "Chinese" and spellings["markov"] == "Markov"
     assert spellings["arabic-english"] == "Arabic-English"
     assert "treebank" not in spellings and "translation" not in spellings  # lower-case inside a sentence, or once
+    # a compound in title case copied from a title is no name: "Work on Part-of-Speech tagging"
+    titled = ["Unsupervised Part-of-Speech Tagging. We tag words.",
+              "Part-of-Speech Tagging in Context. Tags."]
+    assert "part-of-speech" not in usual_spellings(titled)
+    assert usual_spellings(["Wasserstein-GAN training. We train a Wasserstein-GAN."])["wasserstein-gan"] == \
+        "Wasserstein-GAN"
 
 
 def test_a_tool_name_joined_by_an_underscore_is_written_so() -> None:
