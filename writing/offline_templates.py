@@ -37,6 +37,7 @@ TOPIC_FIRST = (
     "We begin with research on {label}{cites}.",
 )
 TOPIC_SECOND = "A second strand of research deals with {label}{cites}."
+TOPIC_ONLY = "Work on {label}{cites} is closely related."  # a section of one theme: no "first line"
 TOPIC_NEXT = (
     "Work on {label}{cites} is also closely related.",
     "Another group of papers centres on {label}{cites}.",

@@ -68,6 +68,7 @@ from relatex.writing.offline_templates import (
     TOPIC_FIRST,
     TOPIC_NEXT,
     TOPIC_NEXT_ONE,
+    TOPIC_ONLY,
     TOPIC_SECOND,
     VERB_NEEDS,
     VERBS,
@@ -268,7 +269,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         briefs = [b for b in briefs if b.key in fitting] + [b for b in briefs if b.key not in fitting]
     bridged = not fitting  # no paper names the label: nothing to bridge from
     leading = topic_papers(briefs, fitting, terms) if len(briefs) > 1 else []
-    topic = TOPIC_FIRST[0] if index == 0 else TOPIC_SECOND if index == 1 else style.pick(
+    first = TOPIC_FIRST[0] if others else TOPIC_ONLY  # no other theme: no "first line of work"
+    topic = first if index == 0 else TOPIC_SECOND if index == 1 else style.pick(
         TOPIC_NEXT if len(leading) != 1 else TOPIC_NEXT_ONE)  # not "Several studies address X \citep{one}"
     sentences = [topic.format(label=label, cites=_cites(leading))]
     groups = _groups(briefs, contributions)

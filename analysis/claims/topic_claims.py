@@ -18,7 +18,7 @@ from relatex.analysis.claims.claim_words import STOPWORDS, stem
 _TOPIC = r"(?P<topic>[^.;:!?]+?)"
 _VERB = r"(?:concerns?|deals?\s+with|address(?:es)?|centres?\s+on|centers?\s+on|focus(?:es)?\s+on)"
 _WORK_ON = r"(?:other|further|related|more|earlier|prior|previous|recent)?\s*(?:work|research|studies)\s+on"
-_RELATED = r"(?:includes?|(?:is|are)\s+also\s+(?:closely\s+)?related|forms?\s+a\s+further\s+strand)"
+_RELATED = r"(?:includes?|(?:is|are)\s+(?:also\s+)?(?:closely\s+)?related|forms?\s+a\s+further\s+strand)"
 _STRAND = (r"(?:an?\s+(?:first|second|third|fourth|further)\s+"
            r"(?:line\s+of\s+(?:work|research)|strand\s+of\s+research)"
            r"|another\s+(?:group\s+of\s+papers|line\s+of\s+work|strand\s+of\s+research)"

@@ -41,6 +41,7 @@ ABSTRACTS = {"tagger": "We present a fast tagger based on Markov models. It tags
     ("Several studies address semantics.", ("semantics",)),
     ("Work on statistical machine translation is also closely related.",
      ("statistical machine translation",)),
+    ("Work on named entity recognition is closely related.", ("named entity recognition",)),
     ("Another group of papers centres on transition-based dependency parsing.",
      ("transition-based dependency parsing",)),
     ("We begin with research on sentence alignment, parallel corpora and lexicons.",

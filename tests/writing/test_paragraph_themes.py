@@ -55,6 +55,8 @@ def test_papers_off_the_label_come_last_after_one_bridge() -> None:
         order = [m.group(1) for m in re.finditer(r"\\citet\{(\w+)\}", paragraph)]
         assert order.index("louvain") > max(order.index("rank1"), order.index("rank2")), paragraph
         assert paragraph.count("Further afield, ") == 1, paragraph
+        # the section's only theme: no "first line of work"
+        assert paragraph.startswith("Work on ranking") and "first line" not in paragraph
         assert re.search(r"Further afield, \\citet\{(?:louvain|corwa)\}", paragraph), paragraph
     # every paper fits: no bridge
     plain = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=("rank1", "rank2"))
