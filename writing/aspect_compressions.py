@@ -106,8 +106,9 @@ def without_praise(text: str) -> str:
     i = 0
     while i < len(words):
         low = words[i].lower()
-        if low in _EMPHASIS and out or (low in _SELECTING and out and out[-1].lower() == "the"
-                                        and words[i + 1:i + 2] and words[i + 1].lower().endswith("s")):
+        selecting = low in _SELECTING and out and out[-1].lower() == "the" \
+            and words[i + 1:i + 2] and words[i + 1].lower().endswith("s")
+        if (low in _EMPHASIS and out) or selecting:
             i += 1  # "show [specifically] how", "surveys the [major] milestones"
             continue
         if low.rstrip(",") in _PRAISE and out and out[-1].lower() in _ARTICLES:

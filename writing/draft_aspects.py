@@ -52,10 +52,10 @@ DRAFT_CONTRIBUTION = re.compile(
     CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|outline|derive|approach|", 1)
     .replace(r"(?:also\s+|", _MORE_ADVERBS + r"also\s+|", 1), CONTRIBUTION.flags)
 # words ending in "s" that are no verb ("within and across word classes", "and its ...")
-_NOT_VERBS = r"(?!(?:across|towards|as|its|this|thus|plus|less|unless|whereas|besides|always|perhaps|" \
-             r"sometimes|afterwards|various|numerous|previous|us)\b)"
-_THIRD_PERSON_SPLIT = re.compile(rf",\s+(?:and\s+)?(?={_NOT_VERBS}[a-z]+s\b)|"
-                                 rf"\s+and\s+(?={_NOT_VERBS}[a-z]+s\s)")
+_NO_VERB_AHEAD = r"(?!(?:across|towards|as|its|this|thus|plus|less|unless|whereas|besides|always|perhaps|" \
+                 r"sometimes|afterwards|various|numerous|previous|us)\b)"
+_THIRD_PERSON_SPLIT = re.compile(rf",\s+(?:and\s+)?(?={_NO_VERB_AHEAD}[a-z]+s\b)|"
+                                 rf"\s+and\s+(?={_NO_VERB_AHEAD}[a-z]+s\s)")
 _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\w\-]*){0,2}?\s+"
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
 _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
@@ -260,6 +260,11 @@ def _named_action(sentence: str, names: dict[str, str]) -> DraftAspect | None:
     return None
 
 
+# where in the draft something is said ("provide a definition in the next section"): no part of the work
+_PAPER_LAYOUT = re.compile(r"\bin\s+(?:the\s+)?(?:next|following|previous|last|later)\s+sections?\b|"
+                           r"\bin\s+sections?\s+\d", re.I)
+
+
 def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
     """What the draft's abstract says its work does, one aspect per coordinated action or clause:
     "We present a system that reads X, retrieves Y and selects Z" gives three actions of "our
@@ -339,8 +344,3 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
                 if len(clause.split()) >= 4 and _complete(clause) and not compared and not layout:
                     out.append(DraftAspect("clause", "", clause))
     return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out if not _PAPER_LAYOUT.search(a.text)]
-
-
-# where in the draft something is said ("provide a definition in the next section"): no part of the work
-_PAPER_LAYOUT = re.compile(r"\bin\s+(?:the\s+)?(?:next|following|previous|last|later)\s+sections?\b|"
-                           r"\bin\s+sections?\s+\d", re.I)

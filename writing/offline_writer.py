@@ -257,7 +257,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
                 seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = (),
                 folded: Sequence[FoldedTheme] = ()) -> ThemeParagraph:
-    """One paragraph for one theme (``others``: the first label terms of the section's other themes;
+    """One paragraph for one theme (``others``: the first label terms of the section's other themes,
+    none when it is the section's only theme, which is not opened as "a first line of work";
     ``folded``: thin themes it ends with as citation lists, :mod:`relatex.writing.thin_themes`), with
     the theme as the citation list it would be if folded itself."""
     style = Style(random.Random(f"{seed}:{theme.id}:{theme.label}"))
