@@ -52,6 +52,7 @@ def _verb_like(word: str) -> bool:
 
 # nouns that say nothing alone ("present a list", "derive a mixture"), and words a cut must not end on
 _CONTAINERS = frozenset({"list", "set", "number", "range", "variety", "series", "collection", "mixture",
+                         "advantage", "surge",
                          "way", "means", "exploration", "overview", "study", "analysis", "kind", "type",
                          "form"})
 # plural nouns that need to say what of, or in what ("two families", "the major milestones")
@@ -187,10 +188,10 @@ _TO_COMPLEMENT = frozenset({"allow", "enable", "permit", "force", "require", "en
 
 
 def _needs_rest(short: str, rest: list[str]) -> bool:
-    """Whether a cut before ``rest`` leaves ``short`` wanting it: an of-phrase ("a surge in the sheer
-    volume [of ...]", "can take advantage [of ...]", "the training [and evaluation of X]") or the "to" after
-    "allow X" ("allows users [to ...]")."""
-    if needs_of(short.split(), rest) or short.split()[-1].lower() in {"advantage", "surge", "volume"}:
+    """Whether a cut before ``rest`` leaves ``short`` wanting it: an of-phrase (:func:`needs_of`: "a
+    surge in the sheer volume [of ...]", "the training [and evaluation of X]") or the "to" after
+    "allow X" ("allows users [to ...]"). A bare "advantage" or "surge" is a thin object instead."""
+    if needs_of(short.split(), rest):
         return True
     definite = short.split()[-2:-1] == ["the"]
     if rest[0].lower() == "and" and definite and "of" in [w.lower() for w in rest[1:3]]:

@@ -222,7 +222,7 @@ OF_NOUNS = frozenset({"design", "implementation", "evaluation", "analysis", "imp
                       "extent", "potential", "feasibility", "effectiveness", "efficiency", "reliability",
                       "accuracy", "usefulness", "value", "nature", "behavior", "behaviour", "structure",
                       "distribution", "percentage", "rate", "size", "choice", "implications", "consequences",
-                      "state"})  # "state | of the art"
+                      "state", "volume"})  # "state | of the art", "the sheer volume | of data"
 
 
 AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "can", "could", "may", "might", "will", "would",
