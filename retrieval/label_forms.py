@@ -63,6 +63,57 @@ def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
     return out
 
 
+NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS} | KNOWN_SPELLINGS  # "Chinese", "SIGHAN"
+# a word in title case, hyphenated parts included ("N-Gram", "Large-Scale", "Part-of-Speech")
+_TITLE_CASED = re.compile(r"[A-Z][a-z]*(?:-(?:[A-Z][a-z]*|[a-z]{1,3}|[0-9]+))*")
+
+
+def title_spellings(titles: Sequence[str]) -> dict[str, str]:
+    """Lower-case word -> its spelling in the titles where that has capitals title case does not
+    explain: an acronym or a name with inner capitals ("LIUM", "SMT", "ILLC-UvA"), from titles not
+    set wholly in capitals. A paper without an abstract has only its title to show them."""
+    forms: dict[str, Counter[str]] = {}
+    for title in titles:
+        words = re.findall(r"[A-Za-z][A-Za-z0-9\-]*", title)
+        if len(words) > 3 and sum(len(w) > 1 and w.isupper() for w in words) * 2 > len(words):
+            continue  # "A STOCHASTIC PARTS PROGRAM": no word's capitals are its own
+        for word in words:
+            if any(c.isupper() for c in word[1:]) and not _TITLE_CASED.fullmatch(word):
+                forms.setdefault(word.lower(), Counter())[word] += 1
+    return {low: counter.most_common(1)[0][0] for low, counter in forms.items()}
+
+
+def label_spellings(titles: Sequence[str], abstracts: Sequence[str]) -> dict[str, str]:
+    """Lower-case word -> its spelling in a label: known names, then the titles' acronyms, then
+    the abstracts' usual spellings (:func:`usual_spellings`), each over the one before."""
+    return {**NAME_SPELLINGS, **title_spellings(titles), **usual_spellings(abstracts)}
+
+
+def _is_name(word: str) -> bool:
+    """A word whose capitals are its own wherever it stands: a known name, an acronym, inner capitals."""
+    return word.lower() in NAME_SPELLINGS or any(c.isupper() for c in word[1:]) or not word.isalpha()
+
+
+def consistent_capitals(term: str, abstracts: Sequence[str]) -> str:
+    """A term whose capitals stop part-way ("Support Vector machines": two words capitalised as one
+    abstract writes them, the head not) as the abstracts write the whole phrase inside a sentence,
+    its words other than names taking that phrase's capitals; the term as it is where they never do."""
+    words = term.split()
+    common = [w for w in words if not _is_name(w)]
+    if not any(w[0].isupper() for w in common) or not any(w.islower() for w in common):
+        return term
+    head = re.escape(singular(words[-1].lower()))
+    phrase = r"\s+".join([*(re.escape(w) for w in words[:-1]), rf"{head}(?:e?s)?"])
+    found = Counter(tuple(m.group(0).split()) for text in abstracts
+                    for m in re.finditer(rf"(?<![\w\-]){phrase}(?![\w\-])", text, re.I)
+                    if not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, m.start() - 3):m.start()]))
+    if not found:
+        return term
+    shown = found.most_common(1)[0][0]
+    return " ".join(w if _is_name(w) else (w.capitalize() if s[0].isupper() else w.lower())
+                    for w, s in zip(words, shown, strict=True))
+
+
 _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "ence", "al", "cy", "ogy",
                  "ure", "age", "ledge", "ware", "back", "work", "ch", "ata", "s")
 
@@ -172,3 +223,9 @@ def written_alone(term: str, texts: Sequence[str]) -> bool:
     words = [re.escape(w) for w in re.split(r"[\s\-]+", term) if w]
     pattern = re.compile(r"(?<!\w)(?<!\w\.)" + r"[\s\-]+".join(words) + r"(?!\w|\.\w)", re.I)
     return not words or any(pattern.search(text) for text in texts)
+
+
+def label_term_form(term: str, texts: Sequence[str], abstracts: Sequence[str]) -> str:
+    """A label term as it is written: a tool's name joined as the papers join it, a count noun in
+    the plural, capitals consistent over the phrase."""
+    return consistent_capitals(count_noun_plural(as_written(term, texts), texts), abstracts)

@@ -16,14 +16,11 @@ from dataclasses import dataclass
 from relatex.retrieval.abstract_text import without_debris
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
-    KNOWN_SPELLINGS,
     LANGUAGES,
-    PROPER_WORDS,
-    as_written,
-    count_noun_plural,
     followed_phrase,
+    label_spellings,
+    label_term_form,
     untagged,
-    usual_spellings,
     whole_phrase,
     written_alone,
 )
@@ -62,6 +59,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
     terascale predicate-argument trees tag tags patterns frequencies parses""".split())
+_VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts"})  # "large amounts", "negative impacts"
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same",
                                  "high", "better", "improved"})  # "high precision": how good, not what
@@ -73,7 +71,6 @@ _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid v
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
     carlo hessian laplacian euclidean markovian""".split())
-_NAME_SPELLINGS = {w: w.capitalize() for w in PROPER_WORDS} | KNOWN_SPELLINGS  # "Chinese", "SIGHAN"
 _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
 # nouns that look like adjectives by their ending
 _NOUNS_LIKE_ADJECTIVES = frozenset("""retrieval removal proposal journal signal tutorial interval trial
@@ -127,12 +124,12 @@ def label_term_ok(term: str) -> bool:
         return False  # "english text", "english language"
     if len(words) == 1:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
-        return not (words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE or is_adjective_like(words[0])
-                    or verb_form)
+        vague = words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE | _VAGUE_HEADS
+        return not (vague or is_adjective_like(words[0]) or verb_form)
     if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS:
         return False  # "producing summaries", "verifying claims": a verb phrase, not a name
     head = words[-1]
-    if is_adjective_like(head) or head in _ADJECTIVES:
+    if is_adjective_like(head) or head in _ADJECTIVES or head in _VAGUE_HEADS:
         return False
     if words[0] in _QUANTITY_MODIFIERS and len(words) == 2:
         return False  # "additional features", "several factors": how many, not what
@@ -388,11 +385,11 @@ def label_communities(
         titles = [records[i].title for i in members if i in records]
         papers_terms = [set(terms_of(text)) for text in texts[c]]
         abstracts = [readable[i].abstract or "" for i in members if i in readable]
-        spellings = {**_NAME_SPELLINGS, **usual_spellings(abstracts)}
+        spellings = label_spellings(titles, abstracts)
         weighted = _without_modifiers(weights.get(c, []), texts[c])
         chosen = label_terms(weighted, titles, papers_terms, n_terms, spellings)
         wholes = [w for t in chosen if (w := _whole(t, texts[c], spellings))] or list(chosen)  # no name piece
-        terms = tuple(count_noun_plural(as_written(t, texts[c]), texts[c]) for t in wholes)
+        terms = tuple(label_term_form(t, texts[c], abstracts) for t in wholes)
         label = ", ".join(terms) if terms else f"theme {c + 1}"
         out.append((label, terms))
     return out

@@ -1,0 +1,58 @@
+"""How a label's words are capitalised: acronyms a title shows, phrases capitalised throughout or not at all."""
+
+from __future__ import annotations
+
+from relatex.retrieval.label_forms import consistent_capitals, label_spellings, title_spellings
+from relatex.retrieval.records import PaperRecord
+from relatex.retrieval.theme_labels import label_communities
+
+
+def test_a_titles_acronyms_and_inner_capitals_are_its_own() -> None:
+    spellings = title_spellings([
+        "LIUM's SMT Machine Translation Systems for WMT 2011", "LIMSI @ WMT11",
+        "ILLC-UvA translation system for EMNLP-WMT 2011", "Using SVMs for Chunking"])
+    assert spellings["lium"] == "LIUM" and spellings["smt"] == "SMT" and spellings["limsi"] == "LIMSI"
+    assert spellings["illc-uva"] == "ILLC-UvA" and spellings["svms"] == "SVMs"
+    assert "machine" not in spellings and "for" not in spellings  # title case says nothing of a word
+
+
+def test_title_case_and_titles_in_capitals_give_no_spelling() -> None:
+    spellings = title_spellings(["N-Gram Models For Large-Scale Part-of-Speech Tagging",
+                                 "A STOCHASTIC PARTS PROGRAM AND NOUN PHRASE PARSER FOR UNRESTRICTED TEXT"])
+    assert spellings == {}
+
+
+def test_the_abstracts_spelling_wins_over_the_titles() -> None:
+    spellings = label_spellings(["Lexical Choice in WORDNET"], ["We extend WordNet with new senses."])
+    assert spellings["wordnet"] == "WordNet"
+
+
+def test_capitals_that_stop_part_way_follow_the_whole_phrase() -> None:
+    abstracts = ["We apply Support Vector Machines (SVMs) to identify English base phrases.",
+                 "Our algorithm is based on support vector machines."]
+    assert consistent_capitals("Support Vector machines", abstracts[:1]) == "Support Vector Machines"
+    lower = ["We train graph convolutional networks on item graphs. They scale."]
+    assert consistent_capitals("graph Convolutional networks", lower) == "graph convolutional networks"
+    # names keep their capitals; a phrase the abstracts never write stays as it is
+    assert consistent_capitals("Kyoto University corpus", ["Results on the Kyoto University corpus."]) == \
+        "Kyoto University corpus"
+    assert consistent_capitals("Chinese word segmentation", []) == "Chinese word segmentation"
+    assert consistent_capitals("Support Vector machines", ["Nothing here."]) == "Support Vector machines"
+
+
+def test_a_label_from_titles_alone_keeps_their_acronyms() -> None:
+    records = {k: PaperRecord(id=k, title=t) for k, t in (
+        ("a", "LIMSI @ WMT11: statistical translation systems"),
+        ("b", "LIMSI's statistical translation systems for WMT'10"),
+        ("c", "Statistical translation systems of LIMSI for the shared task"))}
+    [(label, _)] = label_communities([["a", "b", "c"]], records)
+    assert "limsi" not in label, label
+
+
+def test_an_amount_or_an_impact_names_no_theme() -> None:
+    from relatex.retrieval.theme_labels import label_term_ok
+
+    for vague in ("amounts", "large amounts", "negative impacts", "impact"):
+        assert not label_term_ok(vague), vague
+    for kept in ("latent factors", "negative sampling", "discourse cues", "question answering", "user interests"):
+        assert label_term_ok(kept), kept
