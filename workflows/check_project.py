@@ -79,9 +79,10 @@ def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], setting
 
 def analyse_root(root: Path, overlays: Mapping[Path, str], settings: Settings,
                  generation: int) -> ProjectSnapshot:
-    """The syntax pass of one root (runs in the executor; never raises on content)."""
+    """The syntax pass of one root (runs in the executor; never raises on content); an included file
+    that is not open and is larger than ``settings.max_document_bytes`` is not read."""
     try:
-        project: LatexProject = latex_project.load_project(root, overlays)
+        project: LatexProject = latex_project.load_project(root, overlays, settings.max_document_bytes)
     except FileNotFoundError as exc:
         return ProjectSnapshot(root, generation, None, {}, (), dict(overlays), error=str(exc))
     bibs: dict[Path, BibFile] = {}
@@ -108,7 +109,7 @@ def preview_root(root: Path, overlays: Mapping[Path, str],
     bibliography is parsed or loaded. The keys come from the on-disk key summary of an unchanged
     file, else from a quick scan of a large file's bytes. None when not applicable."""
     try:
-        project: LatexProject = latex_project.load_project(root, overlays)
+        project: LatexProject = latex_project.load_project(root, overlays, settings.max_document_bytes)
     except (FileNotFoundError, OSError):
         return None
     paths = [path for path in project.bib_paths() if path.exists()]

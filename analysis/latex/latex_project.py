@@ -79,21 +79,23 @@ def clear_analysis_cache() -> None:
     analyse_file.cache_clear()
 
 
-def load_project(root: Path, overlays: Mapping[Path, str] | None = None) -> LatexProject:
-    """Load the project whose root file is ``root``.
+def load_project(root: Path, overlays: Mapping[Path, str] | None = None,
+                 max_included_bytes: int = MAX_INCLUDED_BYTES) -> LatexProject:
+    """Load the project whose root file is ``root``; an included file not in ``overlays`` and larger
+    than ``max_included_bytes`` is not read (one information finding).
 
     Raises ``FileNotFoundError`` only when the root file itself is neither on disk nor in
     ``overlays``; every problem inside the files becomes a finding.
     """
     root = Path(root).resolve()
-    loader = ProjectLoader(root, overlays)
+    loader = ProjectLoader(root, overlays, max_included_bytes=max_included_bytes)
     text = loader.read(root) if root in loader.overlays or root.is_file() else None
     if text is None:
         raise FileNotFoundError(f"LaTeX root file not found: {root}")
     loader.visit(root, text, [], root.parent)
     macros = tuple(macro for path in loader.order for macro in find_cite_macros(loader.scans[path].masked))
     if macros:  # the author's own citation commands: read every file again knowing them
-        loader = ProjectLoader(root, overlays, macros)
+        loader = ProjectLoader(root, overlays, macros, max_included_bytes)
         loader.visit(root, text, [], root.parent)
     files = {path: SourceFile(path, scan.text) for path, scan in loader.scans.items()}
     title: str | None = None

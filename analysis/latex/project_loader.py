@@ -115,12 +115,19 @@ def _analyse_masked(path: Path, text: str, masked: str, doc_end: int | None) -> 
 MAX_INCLUDED_BYTES = 8_000_000
 
 
+def _in_bytes(size: int) -> str:
+    """A file size as a person reads it: "3.1 MB", "30 kB"."""
+    return f"{size / 1e6:.1f} MB" if size >= 100_000 else f"{size / 1e3:.0f} kB"
+
+
 class ProjectLoader:
     """One load: reads files (overlays first), walks includes in document order."""
 
-    def __init__(self, root: Path, overlays: Mapping[Path, str] | None, macros: CiteMacros = ()) -> None:
+    def __init__(self, root: Path, overlays: Mapping[Path, str] | None, macros: CiteMacros = (),
+                 max_included_bytes: int = MAX_INCLUDED_BYTES) -> None:
         self.root = root
         self.macros = macros
+        self.max_included_bytes = max_included_bytes
         self.root_dir = root.parent
         self.overlays = normalise_overlays(overlays)
         self.scans: dict[Path, FileScan] = {}
@@ -242,9 +249,10 @@ class ProjectLoader:
                      path, m.start(), end, {"target": shown})
             return
         size = self.disk_size(target)
-        if size > MAX_INCLUDED_BYTES:
+        if size > self.max_included_bytes:
+            limit = _in_bytes(self.max_included_bytes)
             self.add(Code.DOCUMENT_TOO_LARGE, Severity.INFORMATION,
-                     f"included file '{shown}' is {size / 1e6:.1f} MB, over {MAX_INCLUDED_BYTES / 1e6:.0f} MB; not read",
+                     f"included file '{shown}' is {_in_bytes(size)}, over {limit}; not read",
                      path, m.start(), end, {"target": shown, "bytes": size})
             return
         text = self.read(target)

@@ -248,3 +248,19 @@ def test_a_huge_included_file_is_not_read(tmp_path: Path) -> None:
     [finding] = [f for f in project.findings if f.code is Code.DOCUMENT_TOO_LARGE]
     assert finding.severity is Severity.INFORMATION and "dump" in finding.message
     assert [k.key for site in project.citations for k in site.keys] == ["a"]
+
+
+def test_the_size_limit_for_included_files_is_the_callers(tmp_path: Path) -> None:
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\n\\input{table}\n"
+                                       "Text \\cite{a}.\n\\end{document}\n", encoding="utf-8")
+    (tmp_path / "table.tex").write_text("x \\cite{b} " * 3_000, encoding="utf-8")  # 30 kB
+    read = load_project(tmp_path / "main.tex")
+    assert {k.key for site in read.citations for k in site.keys} == {"a", "b"}
+    limited = load_project(tmp_path / "main.tex", max_included_bytes=10_000)
+    assert [k.key for site in limited.citations for k in site.keys] == ["a"]
+    [finding] = [f for f in limited.findings if f.code is Code.DOCUMENT_TOO_LARGE]
+    assert "is 33 kB, over 10 kB" in finding.message and "table" in finding.message
+    # an included file open in the editor is the editor's text, whatever its size on disk
+    overlays = {tmp_path / "table.tex": "y \\cite{c}"}
+    opened = load_project(tmp_path / "main.tex", overlays, max_included_bytes=10_000)
+    assert sorted(k.key for site in opened.citations for k in site.keys) == ["a", "c"]  # read, not 30 kB

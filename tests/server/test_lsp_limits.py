@@ -32,6 +32,24 @@ async def test_a_document_over_the_size_limit_gets_one_notice(start_editor: Star
     assert outcome["applied"] is False and "maxDocumentBytes" in outcome["error"]
 
 
+async def test_an_included_file_over_the_size_limit_is_not_read(start_editor: StartEditor,
+                                                                 demo: Path) -> None:
+    main = demo / "main.tex"
+    dump = demo / "dump.tex"
+    rows = (f"Row {i} cites \\cite{{missing{i}}}.\n" for i in range(110_000))
+    dump.write_text("".join(rows), encoding="utf-8")
+    assert 2_000_000 < dump.stat().st_size < 8_000_000  # over the default limit, under the loader's own
+    text = main.read_text(encoding="utf-8")
+    main.write_text(text.replace("\\end{document}", "\\input{dump}\n\\end{document}"), encoding="utf-8")
+    editor = await start_editor(demo)
+    uri = editor.open(main)
+    diagnostics = await editor.diagnostics(
+        uri, lambda ds: any(d.code == Code.DOCUMENT_TOO_LARGE.value for d in ds), timeout=30)
+    [notice] = [d for d in diagnostics if d.code == Code.DOCUMENT_TOO_LARGE.value]
+    assert "dump" in notice.message and notice.severity == types.DiagnosticSeverity.Information
+    assert not any("missing" in d.message for d in diagnostics)
+
+
 async def test_findings_per_file_are_capped_with_a_summary(start_editor: StartEditor, demo: Path) -> None:
     main = demo / "main.tex"
     filler = "".join(f"Claim {i} \\cite{{missing{i}}}.\n" for i in range(800))
