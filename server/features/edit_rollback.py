@@ -4,6 +4,7 @@ A client may apply the first file of a ``WorkspaceEdit`` and refuse the next (a 
 the .bib after the user touched it): the section would then cite keys that have no entry. After a
 refusal, every file the edit did change is found (its text is now the edited text, not the
 planned-on one) and changed back with one more edit, and the refusal is reported as a failure.
+A client that declares it rolls a refused edit back itself (``failureHandling``) is left to do so.
 """
 
 from __future__ import annotations
@@ -25,6 +26,20 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SETTLE_SECONDS = 2.0  # how long the client's didChange for an applied part may lag its answer
+_ROLLS_BACK = (types.FailureHandlingKind.Transactional, types.FailureHandlingKind.Undo)
+
+
+def client_rolls_back(server: RelatexServer, edit: types.WorkspaceEdit) -> bool:
+    """Whether the client itself undoes what it applied of a refused ``edit`` (its
+    ``workspaceEdit.failureHandling``: transactional or undo, or text-only transactional for an edit
+    that creates no file): then relatex must not undo it a second time."""
+    caps = server.client_capabilities
+    settings = caps.workspace.workspace_edit if caps and caps.workspace else None
+    handling = settings.failure_handling if settings else None
+    if handling in _ROLLS_BACK:
+        return True
+    text_only = all(isinstance(op, types.TextDocumentEdit) for op in edit.document_changes or [])
+    return handling == types.FailureHandlingKind.TextOnlyTransactional and text_only
 
 
 def inverse_edits(path: Path, base: str, edits: Sequence[Any]) -> list[TextEdit]:
@@ -60,6 +75,8 @@ async def apply_all_or_nothing(server: RelatexServer, edit: types.WorkspaceEdit,
     if result.applied:
         return True, "applied"
     reason = result.failure_reason or "the editor refused the edit"
+    if client_rolls_back(server, edit):
+        return False, f"{reason}; the editor keeps none of an edit it refuses"
     by_path: dict[Path, list[Any]] = {}
     for item in edits:
         by_path.setdefault(Path(item.path).resolve(), []).append(item)
