@@ -345,7 +345,9 @@ def _plan_batch(
         record = item.record
         found, matched_by = _identity_lookup(records, record, pending)
         target = found or record.id
-        if matched_by == "doi":
+        # one DOI for two papers, or another file's entry under the same id ("refs:smith20" of a/refs.bib
+        # and of b/refs.bib): a paper of another title is kept apart; this entry's own earlier version is not
+        if matched_by == "doi" or (not found and stored.get(lid, ("", ""))[1] != target):
             target = _same_paper_target(records, record, target, titles)
         titles.setdefault(target, record.title)
         if lid in stored and stored[lid][1] != target:

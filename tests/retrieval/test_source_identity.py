@@ -37,6 +37,37 @@ def test_same_named_files_keep_their_own_records(tmp_path: Path) -> None:
                       "Summarising scientific papers with discourse structure"]
 
 
+def test_same_named_files_sharing_a_key_keep_two_papers_apart(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, b = tmp_path / "a" / "refs.bib", tmp_path / "b" / "refs.bib"
+    a.write_text(_entry("smith20", "Graph neural networks for citation ranking"), encoding="utf-8")
+    summarising = _entry("smith20", "Summarising scientific papers with discourse structure")
+    b.write_text(summarising, encoding="utf-8")
+    with KnowledgeBase.open(tmp_path / "kb", embedder=HashingEmbedder(64)) as kb:
+        kb.index(open_source(a))
+        kb.index(open_source(b))
+        assert len(kb) == 2  # one id, refs:smith20, for two different papers
+        titles = {hit.record.title for hit in kb.search("papers", k=10)}
+        assert titles == {"Graph neural networks for citation ranking",
+                          "Summarising scientific papers with discourse structure"}
+        # an entry whose title the author corrects stays the same record
+        def graph_paper() -> str:
+            hits = kb.search("graph neural networks", k=10)
+            [found] = [h.record.id for h in hits if "Graph" in h.record.title]
+            return found
+
+        before = graph_paper()
+        a.write_text(_entry("smith20", "Graph neural networks for ranking citations in context"),
+                     encoding="utf-8")
+        kb.index(open_source(a))
+        assert len(kb) == 2 and graph_paper() == before
+        b.write_text(summarising + _entry("jones21", "Contrastive pretraining of sentence encoders"),
+                     encoding="utf-8")
+        kb.index(open_source(b))  # a second run over b keeps its paper apart, and the same
+        assert len(kb) == 3
+
+
 def test_one_doi_merges_only_papers_whose_titles_agree(tmp_path: Path) -> None:
     bib = tmp_path / "acl.bib"
     bib.write_text(_entry("p1", "Neural machine translation of rare words", "10.18653/v1/P16-1162")
