@@ -34,8 +34,8 @@ def client_rolls_back(server: RelatexServer, edit: types.WorkspaceEdit) -> bool:
     ``workspaceEdit.failureHandling``: transactional or undo, or text-only transactional for an edit
     that creates no file): then relatex must not undo it a second time."""
     caps = server.client_capabilities
-    settings = caps.workspace.workspace_edit if caps and caps.workspace else None
-    handling = settings.failure_handling if settings else None
+    edit_caps = caps.workspace.workspace_edit if caps and caps.workspace else None
+    handling = edit_caps.failure_handling if edit_caps else None
     if handling in _ROLLS_BACK:
         return True
     text_only = all(isinstance(op, types.TextDocumentEdit) for op in edit.document_changes or [])
