@@ -327,5 +327,26 @@ def _said_together(needed: set[str], sequence: Sequence[frozenset[str]], window:
 
 def fitted_label(terms: Sequence[str], papers: Sequence[tuple[str, str]]) -> str:
     """The label's terms that some of ``papers`` (title, abstract) is about, joined: "Other work on
-    information retrieval and neural ranking includes ..." must not list two probabilistic IR papers."""
-    return join_terms([t for t in terms if any(fits_label(title, abstract, [t]) for title, abstract in papers)])
+    information retrieval and neural ranking includes ..." must not list two probabilistic IR papers.
+    A term of one word takes the word every paper's title puts before it (:func:`as_titles_say`)."""
+    fitting = [t for t in terms if any(fits_label(title, abstract, [t]) for title, abstract in papers)]
+    said = list(dict.fromkeys(as_titles_say(t, [title for title, _ in papers]) for t in fitting))
+    return join_terms([t for t in said if not any(o.lower().endswith(f" {t.lower()}") for o in said)])
+
+
+def as_titles_say(term: str, titles: Sequence[str]) -> str:
+    """A one-word term with the word before it in every one of ``titles`` ("rules" of "... Learning of
+    Coreference Rules" is "coreference rules"), when that word is the same in all, no stopword; else
+    the term: a bare head says less than the papers' own phrase ("Other work on rules includes ...")."""
+    if " " in term or not titles:
+        return term
+    before = [re.search(rf"([A-Za-z][a-z]+)\s+{re.escape(term)}\b", title, re.I) for title in titles]
+    words = {m.group(1).lower() for m in before if m}
+    if len(words) != 1 or None in before or next(iter(words)) in _NOT_MODIFIERS:
+        return term
+    return f"{next(iter(words))} {term}"
+
+
+# words that may stand before a noun in a title without naming a kind of it ("of rules", "new rules")
+_NOT_MODIFIERS = frozenset("""of for and or the a an in on with to from by via using new novel better improved
+    simple fast efficient effective automatic towards toward learning""".split())

@@ -163,3 +163,18 @@ def test_a_title_whose_commas_join_clauses_or_a_slogan_names_no_topic() -> None:
         "NPtool, a detector of English noun phrases"
     assert paper_topic("11,001 New Features for Statistical Machine Translation") == \
         "11,001 new features for statistical machine translation"
+
+
+def test_a_list_names_a_bare_head_as_its_papers_titles_do() -> None:
+    from relatex.writing.closings import as_titles_say, fitted_label
+
+    rules = [("Combining Sample Selection and Error-Driven Pruning for Machine Learning of Coreference Rules",
+              "")]
+    assert fitted_label(["coreference resolution", "rules"], rules) == "coreference rules"
+    # the titles put different words before it, or none: the term as it is
+    assert as_titles_say("parsing", ["Dependency Parsing with Graphs", "Fast Parsing"]) == "parsing"
+    assert as_titles_say("parsing", ["Dependency parsing", "Parsing the web"]) == "parsing"
+    assert as_titles_say("rules", ["Learning of Rules", "Mining of Rules"]) == "rules"  # "of" is no kind
+    # a widened term that another term of the list already holds is said once
+    ner = [("Biomedical Named Entity Recognition Using CRFs", ""), ("The Bio-Entity Recognition Task", "")]
+    assert fitted_label(["named entity recognition", "recognition"], ner) == "named entity recognition"
