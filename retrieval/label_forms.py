@@ -36,6 +36,12 @@ def untagged(text: str) -> str:
     return _TAGGED.sub("", text) if len(_TAGGED.findall(text)) >= 3 else text
 
 
+def inside_sentence(text: str, start: int) -> bool:
+    """Whether the word at ``start`` stands inside a sentence (not first in the text or after . ! ? :),
+    where a capital is the word's own."""
+    return not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, start - 3):start])
+
+
 _TITLE_CASE_COMPOUND = re.compile(r"[A-Z][a-z]+(?:-(?:[A-Z][a-z]+|[a-z]{1,3}))+")
 
 
@@ -50,7 +56,7 @@ def usual_spellings(texts: Sequence[str]) -> dict[str, str]:
         for match in re.finditer(r"[A-Za-z][A-Za-z0-9\-]+", text):
             word, low = match.group(0), match.group(0).lower()
             forms.setdefault(low, Counter())[word] += 1
-            if not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, match.start() - 3):match.start()]):
+            if inside_sentence(text, match.start()):
                 inside.setdefault(low, Counter())[word[0].isupper()] += 1
     out: dict[str, str] = {}
     for low, counter in forms.items():
@@ -106,7 +112,7 @@ def consistent_capitals(term: str, abstracts: Sequence[str]) -> str:
     phrase = r"\s+".join([*(re.escape(w) for w in words[:-1]), rf"{head}(?:e?s)?"])
     found = Counter(tuple(m.group(0).split()) for text in abstracts
                     for m in re.finditer(rf"(?<![\w\-]){phrase}(?![\w\-])", text, re.I)
-                    if not re.search(r"(?:^|[.!?:]\s*)$", text[max(0, m.start() - 3):m.start()]))
+                    if inside_sentence(text, m.start()))
     if not found:
         return term
     shown = found.most_common(1)[0][0]
