@@ -84,11 +84,16 @@ def _write_section(args: argparse.Namespace, draft: Draft, result: GenerateResul
     return 0
 
 
+def _entries(count: int, kind: str = "BibTeX ") -> str:
+    """"1 new BibTeX entry", "3 new BibTeX entries" (``kind`` "": "1 new entry")."""
+    return f"{count} new {kind}{'entry' if count == 1 else 'entries'}"
+
+
 def _print_section(result: GenerateResult) -> None:
     print(result.section_text())
     if result.section.new_entries:
         target = result.target_bib.name if result.target_bib is not None else "references.bib"
-        print(f"% ---- {len(result.section.new_entries)} new BibTeX entries for {target} ----\n")
+        print(f"% ---- {_entries(len(result.section.new_entries))} for {target} ----\n")
         print(result.entries_text())
 
 
@@ -96,7 +101,8 @@ def _report_usage(result: GenerateResult, elapsed: float) -> None:
     section = result.section
     for warning in section.warnings:
         print(f"relatex: warning: {warning}", file=sys.stderr)
-    print(f"relatex: {len(section.cited_keys)} papers cited, {len(section.new_entries)} new entries, "
+    cited = len(section.cited_keys)
+    print(f"relatex: {cited} paper{'' if cited == 1 else 's'} cited, {_entries(len(section.new_entries), '')}, "
           f"{elapsed:.1f}s", file=sys.stderr)
     if section.used_llm and section.usage:
         meter = UsageMeter(model=str(section.usage.get("model", "")))

@@ -19,7 +19,7 @@ from relatex.server.cli import main
 from tests.server.conftest import EXAMPLE, StartEditor, kb_data_dir, start_editor  # noqa: F401 (fixtures)
 from tests.server.test_lsp_code_actions import source_actions
 
-ENTRIES_MARK = re.compile(r"^% ---- \d+ new BibTeX entries for \S+ ----$", re.MULTILINE)
+ENTRIES_MARK = re.compile(r"^% ---- \d+ new BibTeX entr(?:y|ies) for \S+ ----$", re.MULTILINE)
 ENTRY_KEY = re.compile(r"^@\w+\{([^,\s]+),", re.MULTILINE)
 
 

@@ -129,3 +129,10 @@ def test_write_keeps_an_existing_related_work_in_a_crlf_draft_and_replace_is_exp
     err = capsys.readouterr().err
     assert "replaced 1 lines" in err and "- The author's own paragraph about BM25." in err
     assert "The author's own paragraph" not in tex.read_text(encoding="utf-8")
+
+
+def test_one_new_entry_is_said_in_the_singular() -> None:
+    from relatex.server.commands.generate import _entries
+
+    assert _entries(1) == "1 new BibTeX entry" and _entries(1, "") == "1 new entry"
+    assert _entries(3) == "3 new BibTeX entries" and _entries(0, "") == "0 new entries"
