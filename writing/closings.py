@@ -22,7 +22,7 @@ from relatex.writing.agreement import singular_action
 from relatex.writing.aspect_compressions import compressions
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect
-from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_GENERIC
+from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_FINDING, CLOSING_GENERIC
 from relatex.writing.plan import ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import well_formed
 from relatex.writing.title_topics import names_an_artefact
@@ -211,7 +211,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])
         template = pick(options)
     else:
-        template = pick(CLOSING_CLAUSE if score > 0 else (CLOSING_CLAUSE[1],))
+        family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
+        template = pick(family if score > 0 else (family[1],))
     for subject, text, key in voices(found):
         said = template.replace("{Subject} builds", "We build") if subject == "we" else template
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
+from relatex.analysis.claims.rhetorical_roles import BACKGROUND, CONCLUSION, RESULT, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.agreement import adverb, singular_action, third_person
@@ -28,7 +28,9 @@ class DraftAspect:
     """One thing the draft says it does, for relating a theme to it.
 
     ``kind`` is ``"action"`` (``text`` is a verb phrase agreeing with ``subject``: "our system"
-    + "retrieves candidate papers ...") or ``"clause"`` (a whole clause: "a checker flags ...").
+    + "retrieves candidate papers ..."), ``"clause"`` (a whole clause: "a checker flags ...") or
+    ``"finding"`` (a clause of a result or conclusion sentence: "the learnt representations are useful
+    in ...", a finding of the work, not a part of its design).
     """
 
     kind: str
@@ -342,5 +344,5 @@ def draft_aspects(abstract: str, title: str = "") -> list[DraftAspect]:
                 # "the values are shown in the table": the paper's layout, not its work
                 layout = re.search(r"\b(?:tables?|figures?|fig|sections?)\b", clause, re.I)
                 if len(clause.split()) >= 4 and _complete(clause) and not compared and not layout:
-                    out.append(DraftAspect("clause", "", clause))
+                    out.append(DraftAspect("finding" if role in {RESULT, CONCLUSION} else "clause", "", clause))
     return [DraftAspect(a.kind, a.subject, unmask(a.text)) for a in out if not _PAPER_LAYOUT.search(a.text)]

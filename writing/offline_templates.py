@@ -124,6 +124,10 @@ CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
     "The connection to our work lies in the step where {clause}.",
     "This line of work bears directly on one step of our approach: {clause}.",
 )
+CLOSING_FINDING = (  # {clause}: a whole clause of a result or conclusion sentence of the draft's abstract
+    "Our results bear on these works on {term}: {clause}.",
+    "Our findings add to this work on {term} in one respect: {clause}.",
+)
 CLOSING_GENERIC = (  # the draft's abstract says nothing usable; {topic}: the draft's title as a noun phrase,
     # {study}: "study of" ("work on" before a gerund: "our work on optimizing hyper-phrase queries")
     "These works on {term} are background to our {study} {topic}.",

@@ -370,3 +370,17 @@ def test_no_closing_claims_a_relation_the_draft_never_states() -> None:
     aspect = DraftAspect("action", "we", "release the dataset of the annotations")
     said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed))) for seed in range(30)}
     assert all("narrower" not in text for text in said) and len(said) == 5
+
+
+def test_a_finding_of_the_draft_is_related_as_a_finding_not_as_a_step_of_its_design() -> None:
+    abstract = ("We learn user representations from reviews and networks. We evaluated the model on Yelp reviews. "
+                "The proposed model outperformed several baselines. The learnt user representations are also "
+                "proved to be useful in content recommendation.")  # the last sentence concludes
+    aspects = draft_aspects(abstract)
+    assert [(a.kind, a.text) for a in aspects][-1] == (
+        "finding", "the learnt user representations are proved to be useful in content recommendation")
+    for seed in range(12):
+        for score in (4.0, 0.0):
+            text = closing(THEME, (aspects[-1], score), Style(random.Random(seed)))
+            assert text.startswith(("Our results bear on", "Our findings add to")), text
+            assert "design" not in text and "step" not in text

@@ -207,7 +207,7 @@ def test_draft_aspects_split_what_the_draft_does() -> None:
         ("action", "our system", "retrieves candidate papers from a knowledge base"),
         ("action", "our system", "selects a diverse subset"),
         ("clause", "", "a checker flags citations whose cited paper does not support the sentence"),
-        ("clause", "", "graph expansion improves the recall of cited papers"),
+        ("finding", "", "graph expansion improves the recall of cited papers"),  # a result, not a design step
     ]
 
 
