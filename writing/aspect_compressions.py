@@ -39,6 +39,8 @@ def _modifier_drops(text: str) -> list[str]:
             continue  # a name runs up to the next preposition ("[called narrative event chains] from ...")
         if any(_verb_like(w) for w in words[i + 1:end]):
             continue  # "[within BERT can be transferred] to a smaller ranker": a clause, not a modifier
+        if word == "from" and end < len(words) and words[end].lower() == "to":
+            continue  # "ordered [from foundational] to recent work": a range goes whole or stays
         if end < len(words) and not words[end - 1].endswith(","):
             out.append(" ".join(words[:i] + words[end:]))
     return sorted(out, key=len, reverse=True)

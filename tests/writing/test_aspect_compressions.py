@@ -139,3 +139,10 @@ def test_a_compression_ends_where_its_clause_does() -> None:
         assert cut not in compressions(text), text
     assert "a user reviews the top-ranked words" in \
         compressions("a user reviews the top-ranked words and decides which ones should be entered")
+
+
+def test_a_range_is_not_cut_at_its_start() -> None:
+    text = "the selected papers are grouped into themes and ordered from foundational to recent work"
+    said = compressions(text)
+    assert not any("ordered to recent work" in c for c in said), said
+    assert text in said
