@@ -165,13 +165,30 @@ def _result(sentence: str) -> str:
     return f"the approach {head} {tail}"
 
 
+# a sentence about the field's work, not the paper's ("Most systems are optimized by using implicit feedback")
+_OTHERS_WORK = re.compile(r"^(?:(?:however|but|yet|today|currently|traditionally|in practice),?\s+)?"
+                          r"(?:most|many|existing|previous|prior|current|traditional|conventional|typical|"
+                          r"standard|popular|earlier|classical|state-of-the-art)(?![\w-])", re.I)
+_TESTED = re.compile(r"\b(?:experiments?|evaluat\w+|tested|tests)\b", re.I)
+# what a sentence finds wanting in an approach ("A drawback of this approach is that ... while decisions
+# can be based on ..."), or another approach set against the paper's with nothing of its own after it
+# ("Unlike X, our approach is based on Y" is the paper's; "while using" is a time, not a contrast)
+_CRITIQUE = re.compile(r"\b(?:drawbacks?|limitations?|shortcomings?|disadvantages?|weakness(?:es)?)\b|"
+                       r"\b(?:while|whereas|although|unlike)\s+(?![a-z]+ing\b)"
+                       r"(?:(?!\b(?:we|our|us)\b).)*$", re.I)
+
+
 def _method(sentence: str) -> str:
     match = METHOD_PATTERN.search(sentence)
     if not match or EVALUATION_WORDS.search(match.group("rest")):
         return ""  # how the contribution works, not how it was evaluated
+    if _OTHERS_WORK.match(sentence) or _CRITIQUE.search(sentence[:match.end()]) \
+            or _TESTED.search(sentence[:match.start()]):
+        return ""  # what other work is based on, or what the paper was tested with ("experiments using X")
     method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
     if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) \
-            or re.fullmatch(r"the\s+[a-z-]+|(?:these|those|this|that)\s.*", method):  # "the input": which?
+            or re.fullmatch(r"the\s+[a-z-]+|(?:these|those|this|that)\s.*", method) \
+            or re.match(r"(?:more|less|fewer)\s", method, re.I):  # "the input", "more accessible X": which?
         return ""  # "[based on] Markov models performs at least", "the rule/\['-~7\]", "Inside- Outside"
     return method
 

@@ -96,8 +96,7 @@ class Contribution:
     result: str = ""
     entities: tuple[str, ...] = ()
     relations: tuple[Relation, ...] = ()
-    # other ways to say ``phrase``, best first (shorter or more paraphrased; used when the
-    # preferred one would copy a long run of the abstract)
+    # other ways to say ``phrase``, best first (shorter or paraphrased: when it would copy a long run)
     alternatives: tuple[str, ...] = ()
     source_verb: str = ""  # the abstract's own verb ("present"): the writer says it differently
     paper_type: str = "research"  # survey, dataset, benchmark, position or research (from the abstract's cues)
@@ -162,11 +161,12 @@ _MANNER_ADVERBS = frozenset({"dynamically", "automatically", "jointly", "efficie
 
 
 def without_asides(phrase: str) -> str:
-    """The phrase without parenthetical asides ("(SMT)") and manner adverbs: whole modifiers, whose
-    removal breaks a run copied from the abstract without changing what is said."""
+    """The phrase without asides ("(SMT)") and unnegated manner adverbs ("how to [quickly and simply] do")."""
     words = re.sub(r"\s*\([^()]{1,60}\)", "", phrase).split()
-    negated = {i + 1 for i, w in enumerate(words) if w.lower() in {"not", "no", "never", "hardly"} or w.endswith("n't")}
-    return " ".join(w for i, w in enumerate(words) if w.lower() not in _MANNER_ADVERBS or i in negated)
+    dropped = {i for i, w in enumerate(words) if w.lower() in _MANNER_ADVERBS and not (i and (
+        words[i - 1].lower() in {"not", "no", "never", "hardly"} or words[i - 1].endswith("n't")))}
+    dropped |= {i for i, w in enumerate(words) if w.lower() in {"and", "or"} and {i - 1, i + 1} <= dropped}
+    return " ".join(w for i, w in enumerate(words) if i not in dropped)
 
 
 def plural_head(phrase: str) -> bool:

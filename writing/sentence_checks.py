@@ -138,7 +138,7 @@ def _dangles(last: str, before: str) -> bool:
 # two function words that cannot follow each other ("the and", "a of", "and but", "of of"); "of the",
 # "and a", "or of" are how English joins phrases
 _DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a|an)|(?:and|or|but|of)\s+(?:and|or|but)|"
-                                    r"of\s+of)\b", re.I)
+                                    r"of\s+of|how\s+to\s+(?:and|or|but))\b", re.I)  # "how to [X] and add"
 # "we develop a new efficient parsing for ...": an article before a verb form that ends its noun phrase
 _ARTICLE_GERUND = re.compile(r"\b[Aa]n?\s+(?:[\w-]+\s+){0,2}?(?P<verb>[a-z]+ing)(?=\s*(?:[.,;:]|$)|"
                              r"\s(?:for|of|in|on|with|by|from|that|which)\b)")

@@ -63,6 +63,7 @@ from relatex.writing.sentence_checks import garbled_reason, phrase_complete, sen
     r"An early contribution is that of \citet{a}, who investigate a multi-stage retrieval architecture consisting.",
     r"Unlike these works on coherence, we demonstrate that while there are cases where coherence is poor.",
     r"Unlike these works on alignment, we prove that finding an optimal alignment.",
+    r"In recent work, \citet{a} investigate how to and combine textual information from queries.",
 ])
 def test_garbled_sentences_are_rejected(sentence: str) -> None:
     assert garbled_reason(sentence.replace(r"\u2026", "\u2026")), sentence
@@ -99,6 +100,7 @@ def test_garbled_sentences_are_rejected(sentence: str) -> None:
     r"\citet{a} study word order.",
     r"We prove that finding an optimal alignment is NP-hard.",
     r"\citet{a} show that, while recall rises, precision falls.",
+    r"\citet{a} apply the model to and evaluate it on news.",
     "\\citet{a} propose a sparse model with a learned \u03b1 for M\u00fcller's \u201cdev\u201d corpus \u2014 news.",  # \alpha, Latin-1, quotes
 ])
 def test_whole_sentences_pass(sentence: str) -> None:
@@ -275,3 +277,32 @@ def test_a_method_that_only_points_back_is_no_method() -> None:
         assert extract(f"We present a parser for German. {sentence}").method == "", sentence
     kept = extract("We present a parser for German. The parser is based on maximum entropy models.")
     assert kept.method == "maximum entropy models"
+
+
+def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
+    from relatex.writing.contribution_extract import extract
+
+    for sentence in ("Most systems are optimized by using implicit user feedback, that is, clicks.",
+                     "Existing algorithms usually extract visual features using off-the-shelf networks.",
+                     "However, previous approaches rely on hand-crafted features.",
+                     "State-of-the-art user models rely on coarse-grained representations of the user.",
+                     "We generalize from eye tracking to using more accessible signals: mouse cursor traces.",
+                     "We conduct extensive experiments using two of the largest personal search engines.",
+                     "A drawback of this approach is that it is local: while decisions can be based on "
+                     "complex structures on the left, they see few words to the right."):
+        found = extract(f"We explore bias in recommender systems. {sentence} We find that bias grows.")
+        assert found.method == "", sentence
+    own = extract("We explore bias in recommender systems. Most systems are based on clicks. "
+                  "Our model is based on maximum entropy models.")
+    assert own.method == "maximum entropy models"  # the next method sentence, about the paper's own model
+    contrasted = extract("We explore bias in recommender systems. Unlike existing methods, our approach is "
+                         "based on topic extraction. We find that bias grows.")
+    assert contrasted.method == "topic extraction"  # set against others, but the paper's own
+
+
+def test_a_pair_of_manner_adverbs_goes_with_its_and() -> None:
+    from relatex.writing.contributions import without_asides
+
+    assert without_asides("how to effectively and efficiently combine text") == "how to combine text"
+    kept = "does not effectively use X and learns Y"  # a negated adverb stays
+    assert without_asides("does not effectively use X and jointly learns Y") == kept
