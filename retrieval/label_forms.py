@@ -223,6 +223,20 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
     return f"{term} {Counter(w for w in after if singular(w.lower()) == word).most_common(1)[0][0]}"
 
 
+def ends_no_phrase(term: str, texts: Sequence[str]) -> bool:
+    """Whether a term of two words or more is only ever a modifier in ``texts``: three uses at least,
+    in two texts, each followed by a word of content, and not always the same one ("predicate
+    argument" of "predicate argument recognition" and "predicate argument structures"): a label
+    would stop before its head. A term some text ends a phrase on ("machine translation.") is none,
+    nor one ending on an activity ("neural ranking models": neural ranking is a field)."""
+    if len(term.split()) < 2 or term.endswith("ing"):
+        return False  # "neural ranking [models]": an activity names a field alone
+    after, using = _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)
+    heads = {singular(w.lower()) for w in after}
+    return using >= 2 and len(after) >= 3 and len(heads) >= 2 and \
+        all(w and w.lower() not in STOPWORDS and not w.lower().endswith("ly") for w in after)
+
+
 def written_alone(term: str, texts: Sequence[str]) -> bool:
     """Whether some text writes ``term`` as words of their own, not only inside a longer token
     joined by dots ("BiBr.EF.1": a row name of a table in an abstract taken from a PDF)."""

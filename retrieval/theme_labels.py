@@ -17,6 +17,7 @@ from relatex.retrieval.abstract_text import without_debris
 from relatex.retrieval.communities import STOPWORDS, class_tfidf, terms_of
 from relatex.retrieval.label_forms import (
     LANGUAGES,
+    ends_no_phrase,
     followed_phrase,
     label_spellings,
     label_term_form,
@@ -106,6 +107,7 @@ _HYPHEN_MODIFIERS = frozenset({"based", "scale", "shot", "level", "aware", "doma
                                "end", "time", "step", "art"})
 
 
+_ADVERB = re.compile(r"(?:ally|ately|ently|antly|ively|ously|ingly|edly|fully|ably|ibly|ely|tly|ghly)$")
 _GERUND_NOUNS = frozenset({"learning", "ranking", "reranking", "re-ranking", "parsing", "clustering", "training",
                            "embedding", "indexing", "tagging", "matching", "reasoning", "modeling", "modelling",
                            "understanding", "answering", "processing", "mining", "computing", "programming"})
@@ -126,8 +128,8 @@ def label_term_ok(term: str) -> bool:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
         vague = words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE | _VAGUE_HEADS
         return not (vague or is_adjective_like(words[0]) or verb_form)
-    if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS:
-        return False  # "producing summaries", "verifying claims": a verb phrase, not a name
+    if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS or _ADVERB.search(words[0]):
+        return False  # "producing summaries", "verifying claims", "closely related problems": no name
     head = words[-1]
     if is_adjective_like(head) or head in _ADJECTIVES or head in _VAGUE_HEADS:
         return False
@@ -152,10 +154,12 @@ def _whole(term: str, texts: Sequence[str], spellings: Mapping[str, str]) -> str
     """The term with the word its texts always put before it (:func:`whole_phrase`), that word
     spelled as the papers spell it ("Chinese word segmentation"); None when both it and the term's
     first word are capitalised inside sentences: the term is then a piece of a name ("Natural
-    Language" of "Computational Natural Language Learning", a venue)."""
+    Language" of "Computational Natural Language Learning", a venue), or a modifier whose head
+    the texts vary (:func:`ends_no_phrase`)."""
     whole = whole_phrase(term, texts, _extended_term_ok)
     if whole == term:
-        return followed_phrase(term, texts, label_term_ok)
+        followed = followed_phrase(term, texts, label_term_ok)
+        return None if followed == term and ends_no_phrase(term, texts) else followed  # no head: no term
     first, rest = whole.split()[0], whole.split()[1:]
     shown = spellings.get(first.lower(), first)
     if shown[:1].isupper() and spellings.get(rest[0].lower(), rest[0])[:1].isupper():

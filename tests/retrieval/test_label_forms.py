@@ -56,3 +56,30 @@ def test_an_amount_or_an_impact_names_no_theme() -> None:
         assert not label_term_ok(vague), vague
     for kept in ("latent factors", "negative sampling", "discourse cues", "question answering", "user interests"):
         assert label_term_ok(kept), kept
+
+
+def test_a_term_its_papers_only_write_before_varied_heads_is_no_label_term() -> None:
+    from relatex.retrieval.label_forms import ends_no_phrase
+
+    texts = ["The necessity of parsing for predicate argument recognition. We find predicate argument "
+             "recognition needs full parses.",
+             "We use predicate argument structures for information extraction.",
+             "Question answer classification with predicate argument features helps."]
+    assert ends_no_phrase("predicate argument", texts)
+    # a head some text ends a phrase on, one follower always (extended instead), a single word: terms
+    assert not ends_no_phrase("machine translation", [
+        "Machine translation systems differ.", "We study machine translation quality.",
+        "Errors in machine translation."])
+    chunks = ["noun phrase chunks", "noun phrase chunks here", "noun phrase chunks"]
+    assert not ends_no_phrase("noun phrase", chunks)
+    assert not ends_no_phrase("parsing", texts)
+    ranking = ["Neural ranking models learn.", "We train neural ranking models.", "A neural ranking method."]
+    assert not ends_no_phrase("neural ranking", ranking)  # an activity names a field alone
+
+
+def test_a_term_led_by_an_adverb_names_no_theme() -> None:
+    from relatex.retrieval.theme_labels import label_term_ok
+
+    assert not label_term_ok("closely related problems") and not label_term_ok("highly relevant documents")
+    assert label_term_ok("weakly supervised learning") and label_term_ok("anomaly detection")
+    assert label_term_ok("early detection") and label_term_ok("family history")
