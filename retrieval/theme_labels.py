@@ -128,7 +128,7 @@ def label_term_ok(term: str) -> bool:
         verb_form = words[0].endswith("ing") and words[0] not in _GERUND_NOUNS
         vague = words[0] in GENERIC_LABEL_WORDS | _VAGUE_ALONE | _VAGUE_HEADS
         return not (vague or is_adjective_like(words[0]) or verb_form)
-    if words[0].endswith("ing") and words[0] not in _GERUND_NOUNS or _ADVERB.search(words[0]):
+    if (words[0].endswith("ing") and words[0] not in _GERUND_NOUNS) or _ADVERB.search(words[0]):
         return False  # "producing summaries", "verifying claims", "closely related problems": no name
     head = words[-1]
     if is_adjective_like(head) or head in _ADJECTIVES or head in _VAGUE_HEADS:

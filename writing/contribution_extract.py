@@ -169,6 +169,7 @@ def _result(sentence: str) -> str:
 _OTHERS_WORK = re.compile(r"^(?:(?:however|but|yet|today|currently|traditionally|in practice),?\s+)?"
                           r"(?:most|many|existing|previous|prior|current|traditional|conventional|typical|"
                           r"standard|popular|earlier|classical|state-of-the-art)(?![\w-])", re.I)
+# how the paper was tested ("we conduct experiments using X"): X is its data, not what its approach rests on
 _TESTED = re.compile(r"\b(?:experiments?|evaluat\w+|tested|tests)\b", re.I)
 # what a sentence finds wanting in an approach ("A drawback of this approach is that ... while decisions
 # can be based on ..."), or another approach set against the paper's with nothing of its own after it
