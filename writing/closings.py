@@ -179,8 +179,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
     with its trailing modifiers dropped, else the theme is named as background to the draft's
     ``topic`` (its title as a noun phrase; once per section, through ``used``); with no topic
-    either, no closing ("": nothing is claimed about the draft that the draft does not say). ``term``
-    names the theme (its label's first term when not given)."""
+    either, no closing ("": nothing is claimed about the draft that the draft does not say). A clause
+    or finding that shares next to nothing with the theme (``aspect``'s score below 1) gives way to the
+    topic where it is still unsaid. ``term`` names the theme (its label's first term when not given)."""
     used = set() if used is None else used
 
     def pick(options: Sequence[str]) -> str:
@@ -206,6 +207,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     found, score = aspect
     if f"aspect:{found.text}" in used:  # said in another paragraph, by another of its compressions
         return generic()
+    if found.kind != "action" and score < 1 and (titled := generic()):
+        return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])

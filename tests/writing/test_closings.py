@@ -384,3 +384,15 @@ def test_a_finding_of_the_draft_is_related_as_a_finding_not_as_a_step_of_its_des
             text = closing(THEME, (aspects[-1], score), Style(random.Random(seed)))
             assert text.startswith(("Our results bear on", "Our findings add to")), text
             assert "design" not in text and "step" not in text
+
+
+def test_a_clause_sharing_next_to_nothing_with_the_theme_gives_way_to_the_title() -> None:
+    aspect = DraftAspect("clause", "", "the selected papers are grouped into themes")
+    topic = "grounded related-work drafting"
+    weak = closing(THEME, (aspect, 0.29), Style(random.Random(3)), topic=topic)
+    assert topic in weak and "grouped into themes" not in weak, weak
+    used = {"topic"}  # the title already closed another paragraph: the clause is said after all
+    again = closing(THEME, (aspect, 0.29), Style(random.Random(3)), used=used, topic=topic)
+    assert again.endswith("the selected papers are grouped into themes."), again
+    strong = closing(THEME, (aspect, 2.0), Style(random.Random(3)), topic=topic)
+    assert strong.endswith("the selected papers are grouped into themes."), strong
