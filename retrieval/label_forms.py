@@ -206,6 +206,11 @@ def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str],
     return f"{shown} {term}"
 
 
+def _followers(term: str, texts: Sequence[str]) -> tuple[list[str], int]:
+    """The word after each use of ``term`` in ``texts`` ("" where none follows), and how many texts use it."""
+    return _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)
+
+
 def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str], bool]) -> str:
     """A term that the texts never end a phrase on, with the word that always comes after it
     ("statistical machine" -> "statistical machine translation", "base noun" -> "base noun phrases"):
@@ -213,7 +218,7 @@ def followed_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[st
     phrase still names a theme; else the term."""
     if not term.split() or len(term.split()) > 3:
         return term
-    after, using = _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)
+    after, using = _followers(term, texts)
     if using < 2:
         return term
     word, count = Counter(singular(w.lower()) for w in after).most_common(1)[0]
@@ -231,7 +236,7 @@ def ends_no_phrase(term: str, texts: Sequence[str]) -> bool:
     nor one ending on an activity ("neural ranking models": neural ranking is a field)."""
     if len(term.split()) < 2 or term.endswith("ing"):
         return False  # "neural ranking [models]": an activity names a field alone
-    after, using = _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)
+    after, using = _followers(term, texts)
     heads = {singular(w.lower()) for w in after}
     return using >= 2 and len(after) >= 3 and len(heads) >= 2 and \
         all(w and w.lower() not in STOPWORDS and not w.lower().endswith("ly") for w in after)
