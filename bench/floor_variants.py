@@ -9,7 +9,9 @@ variants, each on the plain floor (``floor_exempt_links`` 0):
   relevance (papers the citation graph ranks high);
 - ``linked>=M``: the product's rule with ``floor_exempt_links`` M: a candidate that cites or is
   cited by at least M seeds (the draft's cited papers and the top search hits) is kept whatever its
-  relevance; ``linked>=0`` is the plain floor.
+  relevance; ``linked>=0`` is the plain floor;
+- ``min_breadth=B``: the plain floor with another minimum number of papers (the product keeps 5
+  whatever the floor): a smaller one gives narrower, more precise sections and lower recall.
 
 The shipped ``graph.floor_exempt_links`` is the M that keeps development precision at least the plain
 floor's on all four sets with the highest mean recall.
@@ -19,6 +21,7 @@ Each is measured with the knowledge bases, drafts and selection settings of
 and seeded: selection precision / recall / size against hybrid search at the same size.
 
     python bench/floor_variants.py [--floors 0 0.5 0.6 0.7 0.8 0.9] [--centrality 0.1 0.3 0.5] [--linked 0 1 2 3]
+        [--min-breadths 2 3 4]
 """
 
 from __future__ import annotations
@@ -68,7 +71,8 @@ SHIPPED: Rule = selection.earned
 
 def measure(dataset: str, seeded: bool, rules: dict[str, Variant],
             embedder: CachedEmbedder) -> dict[str, Any]:
-    args = argparse.Namespace(dataset=dataset, distractors=3000, acl_drafts=40, acl_abstracts=False)
+    args = argparse.Namespace(dataset=dataset, distractors=3000, acl_drafts=40, acl_abstracts=False,
+                              authors_papers=False)
     out: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp, \
             section_quality.corpus(args, Path(tmp), embedder) as (kb, tasks, _, sources_for):
@@ -101,6 +105,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--floors", type=float, nargs="+", default=[0.0, 0.5, 0.6, 0.7, 0.8, 0.9])
     parser.add_argument("--centrality", type=float, nargs="+", default=[0.1, 0.3, 0.5])
     parser.add_argument("--linked", type=int, nargs="+", default=[0, 1, 2, 3])
+    parser.add_argument("--min-breadths", type=int, nargs="+", default=[2, 3, 4, 5])
     parser.add_argument("--embed-cache", type=Path, default=REPO / ".cache" / "section-quality-embed.pkl")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args(argv)
@@ -111,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     rules.update({f"centrality>={c}": (with_central(c), [shipped_floor], PLAIN) for c in args.centrality})
     rules.update({f"linked>={m}": (SHIPPED, [shipped_floor], replace(PLAIN, floor_exempt_links=m))
                   for m in args.linked})
+    rules.update({f"min_breadth={b}": (SHIPPED, [shipped_floor, 0.9], replace(PLAIN, min_breadth=b))
+                  for b in args.min_breadths})
     result: dict[str, Any] = {"embedder": embedder_name, "shipped_floor": shipped_floor,
                               "shipped_floor_exempt_links": section_quality.PRODUCT.floor_exempt_links,
                               "split": "development halves"}
