@@ -75,6 +75,7 @@ from relatex.writing.offline_templates import (
     see_also,
 )
 from relatex.writing.paragraph_themes import (
+    earliest,
     ordered_briefs,
     paragraph_label,
     paragraph_terms,
@@ -170,7 +171,9 @@ def _paper_sentence(
     elif first_of_layer and brief.layer == "frontier":
         text = _sentence(style.pick(RECENT), brief, contribution, style)
     elif similar and style.rng.random() < 0.4:
-        text = _sentence(style.pick(SIMILAR), brief, contribution, style, prev=similar[0].key)
+        # "Similarly, ..." speaks of the sentence before: a paper further back is named
+        pool: Sequence[str] = SIMILAR if similar[0].key == previous[-1].key else SIMILAR[:2]
+        text = _sentence(style.pick(pool), brief, contribution, style, prev=similar[0].key)
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:
         text = _sentence(style.pick(NOUN), brief, contribution, style)
     else:
@@ -292,7 +295,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
             previous.extend(group)
             seen_layers.add(brief.layer)
             continue
-        first_of_layer = brief.layer not in seen_layers
+        first_of_layer = brief.layer not in seen_layers and (
+            brief.layer != "foundation" or earliest(brief, briefs, fitting))  # "Early on" for the oldest only
         seen_layers.add(brief.layer)
         prior = list(previous)
         opening = _bridge(brief, label) if not bridged and brief.key not in fitting else ""
@@ -387,9 +391,7 @@ def write_offline(plan: WritingPlan, seed: int = 0, guard: CopyGuard | None = No
     paragraphs = [OFFLINE_MARKER]
     if len(themes) > 1:
         labels = [theme_label(t, short=True) for t in themes[:4]]
-        paragraphs.append(
-            f"This section reviews prior work on {join_terms(labels)}, in each case moving from "
-            "foundational to recent contributions."
-        )
+        # no word on the order: within a layer the papers come in reading order, not by year
+        paragraphs.append(f"This section reviews prior work on {join_terms(labels)}.")
     # phrases of abstracts may hold "%", "&", "_"
     return escape_prose("\n\n".join([*paragraphs, *(p.text for p in written)]) + "\n")

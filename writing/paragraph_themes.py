@@ -4,7 +4,7 @@ terms each paragraph names, and papers moved to the theme whose label their text
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import names_term, singular
@@ -12,8 +12,8 @@ from relatex.writing.closings import fits_label, join_terms, label_terms, theme_
 from relatex.writing.offline_templates import TOPIC_CITES
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs", "paragraph_label",
-           "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]
+__all__ = ["earliest", "facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs",
+           "paragraph_label", "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -22,6 +22,14 @@ def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
     briefs = [plan.papers[k] for k in keys if k in plan.papers]
     return sorted(briefs, key=lambda b: (LAYER_RANK.get(b.layer, 1), position.get(b.key, len(position)),
                                          b.record.year or 0))
+
+
+def earliest(brief: PaperBrief, briefs: Sequence[PaperBrief], fitting: Collection[str]) -> bool:
+    """Whether ``brief`` has a year and no paper of its paragraph's line of work (the papers naming the
+    label, ``fitting``; all where none does) is older: "Early on, ..." says so."""
+    year = brief.record.year
+    line = [b for b in briefs if b.key in fitting] if fitting else briefs
+    return year is not None and year > 0 and not any(0 < (b.record.year or 0) < year for b in line)
 
 
 def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:

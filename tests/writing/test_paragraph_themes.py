@@ -171,3 +171,50 @@ def test_a_topic_sentence_cites_papers_whose_titles_name_the_label_where_its_fir
     unnamed = replace(briefs[4], record=replace(briefs[4].record, title="Writing with citations"))
     assert [b.key for b in topic_papers([*titles_only, unnamed], set(order), label)] == ["corwa"]
     assert [b.key for b in topic_papers(titles_only, set(order), label)] == first_four  # none has one
+
+
+# titles the phrases say whole, so that each paper's sentence opens on the paper, not on its title
+SAID_WHOLE = {
+    "r1": ("Probabilistic ranking", "We propose probabilistic ranking of documents with term weights."),
+    "r2": ("Pairwise ranking", "We train pairwise ranking models of web documents from click logs."),
+    "r3": ("Graph ranking", "We propose graph ranking of web pages from the links between them."),
+}
+
+
+def _said_whole(years: dict[str, int], layers: dict[str, str],
+                relations: dict[tuple[str, str], tuple[str, ...]]) -> tuple[ThemeOutline, WritingPlan]:
+    theme = ThemeOutline(id=0, label="ranking", terms=("ranking",), keys=tuple(SAID_WHOLE))
+    papers = {k: PaperBrief(key=k, record=PaperRecord(id=k, title=t, abstract=a, year=years[k]),
+                            layer=layers[k]) for k, (t, a) in SAID_WHOLE.items()}
+    return theme, WritingPlan(draft_title="Citation-graph related-work generation", draft_abstract="",
+                              papers=papers, themes=(theme,), reading_order=tuple(papers),
+                              relations=relations)
+
+
+def _paragraphs(theme: ThemeOutline, plan: WritingPlan, seeds: int) -> list[str]:
+    contributions = {k: extract(b.record.abstract or "", b.record.title) for k, b in plan.papers.items()}
+    return [write_theme(plan, theme, 0, section_guard(plan), contributions, None, seed).text
+            for seed in range(seeds)]
+
+
+def test_early_on_is_said_only_of_the_oldest_paper_of_its_line_of_work() -> None:
+    layers = {"r1": "foundation", "r2": "development", "r3": "development"}
+    early = re.compile(r"Early on, \\citet\{r1\}|An early contribution is that of \\citet\{r1\}")
+    theme, plan = _said_whole({"r1": 2012, "r2": 2005, "r3": 2013}, layers, {})
+    said = _paragraphs(theme, plan, 12)  # r2 (2005) is on ranking too: r1 (2012) is no early contribution
+    assert not any(early.search(p) for p in said), said
+    theme, plan = _said_whole({"r1": 2012, "r2": 2015, "r3": 2013}, layers, {})
+    said = _paragraphs(theme, plan, 12)
+    assert any(early.search(p) for p in said), said
+
+
+def test_similarly_speaks_only_of_the_sentence_before() -> None:
+    development = dict.fromkeys(SAID_WHOLE, "development")
+    # r3 is related to r1 only, and r2's sentence comes between them
+    theme, plan = _said_whole(dict.fromkeys(SAID_WHOLE, 2010), development, {("r3", "r1"): ("semantic",)})
+    unnamed = re.compile(r"(Similarly|Along similar lines|In a closely related direction), \\citet\{r3\}|"
+                         r"A related approach is taken by \\citet\{r3\}|\\citet\{r3\} likewise")
+    named = re.compile(r"(Closely related to|Along the same lines as) \\citet\{r1\}, \\citet\{r3\}")
+    said = _paragraphs(theme, plan, 40)
+    assert not any(unnamed.search(p) for p in said), [p for p in said if unnamed.search(p)]
+    assert any(named.search(p) for p in said), said
