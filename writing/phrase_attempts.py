@@ -18,6 +18,7 @@ from relatex.writing.contributions import (
     shorten,
     without_asides,
 )
+from relatex.writing.phrase_variants import lowered_expansions, without_generic_modifier
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 from relatex.writing.title_coverage import thin_beside_title
 from relatex.writing.title_topics import paper_topic, title_purpose
@@ -38,7 +39,8 @@ def usable_method(contribution: Contribution) -> bool:
 
 def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     """The contribution as it should be said, then ever safer versions: the alternative
-    phrasings (appositive completed differently) and shorter cuts, each first with and then
+    phrasings (appositive completed differently), without asides and a generic modifier
+    (:mod:`relatex.writing.phrase_variants`), and shorter cuts, each first with and then
     without the result and method sentences; then the name alone; never a bare head noun. A bare
     kind of thing ("a two-stage learning framework") is completed by its title's purpose first; a
     phrase thinner than the title (:func:`thin_beside_title`) comes after the title's sentence."""
@@ -52,7 +54,8 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
         weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
     else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
-        sources = list(dict.fromkeys([variants[0], without_asides(variants[0])]))
+        plain = without_asides(lowered_expansions(variants[0], contribution.entities))  # "deep" of "DRE" too
+        sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain)]))
         sources += [g for g in map(purpose_as_gerund, sources) if g not in sources]  # "to enhance" -> "for enhancing"
         good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
         later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"
