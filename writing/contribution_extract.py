@@ -179,12 +179,34 @@ _CRITIQUE = re.compile(r"\b(?:drawbacks?|limitations?|shortcomings?|disadvantage
                        r"(?:(?!\b(?:we|our|us)\b).)*$", re.I)
 
 
-def _method(sentence: str) -> str:
+# the subject after a contrast ("Unlike other partitioning methods, CRISP is fit using ...")
+_CONTRAST_SUBJECT = re.compile(
+    r"\b(?:unlike|while|whereas|although)\b[^,]*,\s*(?P<subject>[\w-]+(?:\s+[\w-]+){0,2})", re.I)
+
+
+def _own_after_contrast(sentence: str, title: str) -> bool:
+    """Whether the clause after a contrast is the paper's own: its subject is a name its title
+    gives ("CRISP") or "this"/"the proposed" work."""
+    found = _CONTRAST_SUBJECT.search(sentence)
+    if not found:
+        return False
+    subject = found.group("subject")
+    name = subject.split()[0]
+    return bool(name[:1].isupper() and name.lower() not in {"the", "this", "it", "they", "these"}
+                and re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", title)) \
+        or bool(re.match(r"(?:this|the proposed|the new)\s+(?:approach|method|model|system|framework|"
+                         r"algorithm)", subject, re.I))
+
+
+def _method(sentence: str, title: str = "") -> str:
     match = METHOD_PATTERN.search(sentence)
     if not match or EVALUATION_WORDS.search(match.group("rest")):
         return ""  # how the contribution works, not how it was evaluated
-    if _OTHERS_WORK.match(sentence) or _CRITIQUE.search(sentence[:match.end()]) \
-            or _TESTED.search(sentence[:match.start()]):
+    critique = _CRITIQUE.search(sentence[:match.end()])
+    if critique and re.match(r"unlike|while|whereas|although", critique.group(0), re.I) \
+            and _own_after_contrast(sentence[:match.start()], title):
+        critique = None  # the paper's own work set against others'
+    if _OTHERS_WORK.match(sentence) or critique or _TESTED.search(sentence[:match.start()]):
         return ""  # what other work is based on, or what the paper was tested with ("experiments using X")
     method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
     if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) \
@@ -238,7 +260,7 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
         if not result and item.role == RESULT:
             result = _result(sentence)
         if not method and item.role == METHOD:
-            method = _method(sentence)
+            method = _method(sentence, title)
     phrase = unmask(str(found.get("phrase", "")))
     entities = _entities(text, title)
     return Contribution(

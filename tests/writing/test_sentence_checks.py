@@ -298,6 +298,19 @@ def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
     contrasted = extract("We explore bias in recommender systems. Unlike existing methods, our approach is "
                          "based on topic extraction. We find that bias grows.")
     assert contrasted.method == "topic extraction"  # set against others, but the paper's own
+    # the paper's own method named by its title, or "the proposed method", after a contrast
+    named = extract("We cluster patients by their records. Unlike other partitioning methods, CRISP is "
+                    "fit using a Bayesian hierarchical model. We find stable clusters.",
+                    "CRISP: consistent clusters")
+    assert named.method == "a Bayesian hierarchical model"
+    proposed = extract("We cluster patients by their records. Unlike other partitioning methods, the "
+                       "proposed method is based on a Bayesian hierarchical model. We find stable clusters.")
+    assert proposed.method == "a Bayesian hierarchical model"
+    for other in ("Unlike CRISP, the baseline is based on a Bayesian hierarchical model.",
+                  "Unlike other partitioning methods, trees are based on a Bayesian hierarchical model."):
+        found = extract(f"We cluster patients by their records. {other} We find stable clusters.",
+                        "CRISP: consistent clusters")
+        assert found.method == "", other
 
 
 def test_a_pair_of_manner_adverbs_goes_with_its_and() -> None:
