@@ -296,7 +296,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
             seen_layers.add(brief.layer)
             continue
         first_of_layer = brief.layer not in seen_layers and (
-            brief.layer != "foundation" or earliest(brief, briefs, fitting))  # "Early on" for the oldest only
+            brief.layer != "foundation" or earliest(brief, briefs))  # "Early on" for the oldest only
         seen_layers.add(brief.layer)
         prior = list(previous)
         opening = _bridge(brief, label) if not bridged and brief.key not in fitting else ""

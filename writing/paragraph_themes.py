@@ -4,7 +4,7 @@ terms each paragraph names, and papers moved to the theme whose label their text
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import names_term, singular
@@ -24,12 +24,11 @@ def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
                                          b.record.year or 0))
 
 
-def earliest(brief: PaperBrief, briefs: Sequence[PaperBrief], fitting: Collection[str]) -> bool:
-    """Whether ``brief`` has a year and no paper of its paragraph's line of work (the papers naming the
-    label, ``fitting``; all where none does) is older: "Early on, ..." says so."""
+def earliest(brief: PaperBrief, briefs: Sequence[PaperBrief]) -> bool:
+    """Whether ``brief`` has a year and no paper of its paragraph (``briefs``) is older: "Early on, ..."
+    says so (a reader sees every paper's year in its citation)."""
     year = brief.record.year
-    line = [b for b in briefs if b.key in fitting] if fitting else briefs
-    return year is not None and year > 0 and not any(0 < (b.record.year or 0) < year for b in line)
+    return year is not None and year > 0 and not any(0 < (b.record.year or 0) < year for b in briefs)
 
 
 def joint_terms(terms: list[str], briefs: Sequence[PaperBrief], others: Sequence[str] = ()) -> list[str]:

@@ -197,11 +197,11 @@ def _paragraphs(theme: ThemeOutline, plan: WritingPlan, seeds: int) -> list[str]
             for seed in range(seeds)]
 
 
-def test_early_on_is_said_only_of_the_oldest_paper_of_its_line_of_work() -> None:
+def test_early_on_is_said_only_of_the_oldest_paper_of_its_paragraph() -> None:
     layers = {"r1": "foundation", "r2": "development", "r3": "development"}
     early = re.compile(r"Early on, \\citet\{r1\}|An early contribution is that of \\citet\{r1\}")
     theme, plan = _said_whole({"r1": 2012, "r2": 2005, "r3": 2013}, layers, {})
-    said = _paragraphs(theme, plan, 12)  # r2 (2005) is on ranking too: r1 (2012) is no early contribution
+    said = _paragraphs(theme, plan, 12)  # r2 (2005) is older: r1 (2012) is no early contribution
     assert not any(early.search(p) for p in said), said
     theme, plan = _said_whole({"r1": 2012, "r2": 2015, "r3": 2013}, layers, {})
     said = _paragraphs(theme, plan, 12)
