@@ -1,10 +1,13 @@
 """Where a phrase of the offline writer may end: not on a function word, an idiom's noun ("in
-terms"), an abbreviation, or a count without what it counts ("trained on roughly 50,000")."""
+terms"), an abbreviation, a count without what it counts ("trained on roughly 50,000"), or a list
+of modifiers without their noun ("a weakly-supervised, general-purpose")."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+
+from relatex.retrieval.theme_labels import is_adjective_like
 
 # an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
 INNER_PERIOD = "\u2024"
@@ -53,3 +56,14 @@ def count_without_noun(words: Sequence[str]) -> bool:
     """A phrase cut after a number that counted something ("trained on roughly 50,000 | sentences")."""
     number = re.fullmatch(rf"\d[\d,.{GROUPING_COMMA}{INNER_PERIOD}]*", words[-1].strip(",;:")) if words else None
     return len(words) > 1 and number is not None and words[-2].lower() in COUNT_LEADS
+
+
+_LISTED_MODIFIERS = re.compile(r"\b(?:a|an|the)\s+([\w-]+),\s+[\w-]+\W*$", re.I)
+
+
+def modifiers_without_noun(text: str) -> bool:
+    """Whether ``text`` ends on an article and a list of modifiers cut before their noun ("a
+    weakly-supervised, general-purpose[, and accurate algorithm]"), not on an appositive name ("a
+    new corpus, Multi-XScience")."""
+    listed = _LISTED_MODIFIERS.search(text)
+    return listed is not None and is_adjective_like(listed.group(1))

@@ -15,7 +15,7 @@ from relatex.writing.broken_words import broken_word, split_word
 from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
-from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS
+from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS, modifiers_without_noun
 
 _CITE_TEXTUAL = re.compile(r"\\(?:citet|textcite|citeauthor|Citet|Textcite)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
 _CITE_ANY = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
@@ -221,7 +221,6 @@ def garbled_reason(sentence: str, verbs: frozenset[str] = frozenset()) -> str:
     return ""
 
 
-
 def _clause_has_verb(rest: str) -> bool:
     return _has_main_verb("x " + rest) or bool(_EXTRA_VERBS.search(rest))
 
@@ -246,6 +245,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}' without what it qualifies"
     if last in {"but", "nor"} or (before == "not" and last in {"just", "only", "merely"}):
         return f"ends on '{last}'"
+    if modifiers_without_noun(text):
+        return "a list of modifiers without their noun"
     if before in _ENDING_PREPOSITIONS and is_adjective_like(last):
         return f"ends on '{before} {last}' without its noun"
     if last in _MASS_NOUN_MODIFIERS and re.search(
@@ -320,6 +321,8 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "how participants interact": with what, the reader is not told
     if _SECOND_VERB.search(phrase):
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
+    if modifiers_without_noun(phrase):
+        return False  # "a weakly-supervised, general-purpose": modifiers cut before their noun
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
     if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|"

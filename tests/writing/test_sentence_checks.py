@@ -221,6 +221,7 @@ def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
     r"Early on, \citet{a} presents a new program, aligns texts.",  # "a new program, [which] aligns texts"
     r"A statistical to machine translation is developed by \citet{a}.",  # the article opening the sentence
     r"A new efficient parsing for dependency trees is presented by \citet{a}.",
+    r"Recent work by \citet{a} proposes a weakly-supervised, general-purpose.",  # "..., and accurate algorithm"
 ])
 def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence: str) -> None:
     assert garbled_reason(sentence), sentence
@@ -236,6 +237,7 @@ def test_noise_of_pdf_abstracts_cut_counts_and_cut_phrases_are_garbled(sentence:
     r"\citet{a} propose a parser which is competitive in accuracy.",
     r"\citet{a} propose a method for information retrieval.",
     r"\citet{a} study the human body.",
+    r"\citet{a} present a new corpus, Multi-XScience.",  # an appositive name, not a modifier
     r"\citet{a} study update delivery mechanisms for prospective information needs.",
     r"\citet{a} learn a ranking for each query and give an understanding of its errors.",
     r"\citet{a} propose a learning to rank approach with a new string matching step.",
