@@ -62,7 +62,8 @@ _CLAUSE_SUBJECT = re.compile(r"^(?:a|an|the|our|its)\s+[a-z][\w\-]*(?:\s+[a-z][\
                              r"(?:(?:then|also|finally|first)\s+)?(?:[a-z]+s|is\s+\w+ed|are\s+\w+ed)\b", re.I)
 _BARE_SUBJECT = re.compile(r"^[a-z][\w\-]*(?:\s[a-z][\w\-]*){0,3}\s[a-z]+s\s(?:the|a|an|all|most)\s", re.I)
 _SUBORDINATE = re.compile(r"^(?:although|though|while|whereas|since|because|if|when|as|unless|it|this|these|they|"
-                          r"such|the (?:objective|goal|aim|task|problem|purpose) is|"
+                          r"such|(?:the (?:first|second|third|former|latter|other)|both)(?![\w-])|"  # which, unseen
+                          r"the (?:objective|goal|aim|task|problem|purpose) is|"
                           r"(?:a|the|our) (?:(?:key|main|major|primary) )?"
                           r"(?:contribution|novelty|idea|insight)s? (?:is|are|lies|lie))\b",
                           re.I)  # "a key contribution is in ...": not what the work does

@@ -182,3 +182,12 @@ def test_where_the_paper_says_something_is_no_aspect() -> None:
 def test_ongoing_work_and_a_bare_strategy_say_nothing() -> None:
     assert vague("ongoing work") and vague("an alternative strategy") and vague("a measure")
     assert not vague("a strategy for detecting preposition errors")
+
+
+def test_a_clause_about_the_first_or_the_latter_of_something_unseen_is_no_aspect() -> None:
+    abstract = ("We present two unsupervised approaches to learning narrative schemas. The first uses "
+                "distributional methods for learning narrative relations between events. The latter orders "
+                "the events in time. Both run on raw text. The first-order model learns schemas from raw text.")
+    texts = [a.text for a in draft_aspects(abstract)]
+    assert not any(t.startswith(("the first ", "the latter", "both")) for t in texts), texts
+    assert "the first-order model learns schemas from raw text" in texts  # a compound, not a reference
