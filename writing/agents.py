@@ -162,7 +162,8 @@ def writer_prompt(plan: WritingPlan, memory: WorkingMemory, keys: Sequence[str],
              if theme_label else "Write the related-work section: one paragraph per theme.")
     return (
         f"Working memory (JSON): {memory.to_json()}\n\n"
-        f"Theme outline (papers in order from foundational to recent):\n{outline_text(plan)}\n\n"
+        "Theme outline (each paper with its layer: foundation, development or frontier; the order is no "
+        f"chronology):\n{outline_text(plan)}\n\n"
         f"Allowed citation keys: {', '.join(keys)}\n\n{scope} Cite every listed paper at least once and end by "
         "relating the work to the draft."
     )
