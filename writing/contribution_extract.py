@@ -174,14 +174,14 @@ _TESTED = re.compile(r"\b(?:experiments?|evaluat\w+|tested|tests)\b", re.I)
 # what a sentence finds wanting in an approach ("A drawback of this approach is that ... while decisions
 # can be based on ..."), or another approach set against the paper's with nothing of its own after it
 # ("Unlike X, our approach is based on Y" is the paper's; "while using" is a time, not a contrast)
+_CONTRAST = r"(?:while|whereas|although|unlike)"
 _CRITIQUE = re.compile(r"\b(?:drawbacks?|limitations?|shortcomings?|disadvantages?|weakness(?:es)?)\b|"
-                       r"\b(?:while|whereas|although|unlike)\s+(?![a-z]+ing\b)"
+                       rf"\b{_CONTRAST}\s+(?![a-z]+ing\b)"
                        r"(?:(?!\b(?:we|our|us)\b).)*$", re.I)
 
 
 # the subject after a contrast ("Unlike other partitioning methods, CRISP is fit using ...")
-_CONTRAST_SUBJECT = re.compile(
-    r"\b(?:unlike|while|whereas|although)\b[^,]*,\s*(?P<subject>[\w-]+(?:\s+[\w-]+){0,2})", re.I)
+_CONTRAST_SUBJECT = re.compile(rf"\b{_CONTRAST}\b[^,]*,\s*(?P<subject>[\w-]+(?:\s+[\w-]+){{0,2}})", re.I)
 
 
 def _own_after_contrast(sentence: str, title: str) -> bool:
@@ -203,7 +203,7 @@ def _method(sentence: str, title: str = "") -> str:
     if not match or EVALUATION_WORDS.search(match.group("rest")):
         return ""  # how the contribution works, not how it was evaluated
     critique = _CRITIQUE.search(sentence[:match.end()])
-    if critique and re.match(r"unlike|while|whereas|although", critique.group(0), re.I) \
+    if critique and re.match(_CONTRAST, critique.group(0), re.I) \
             and _own_after_contrast(sentence[:match.start()], title):
         critique = None  # the paper's own work set against others'
     if _OTHERS_WORK.match(sentence) or critique or _TESTED.search(sentence[:match.start()]):

@@ -80,6 +80,7 @@ SIMILAR = (
     "A related approach is taken by \\citet{{{key}}}, who {verb} {phrase}.",
     "\\citet{{{key}}} likewise {verb} {phrase}.",
 )
+SIMILAR_NAMED = tuple(t for t in SIMILAR if "{prev}" in t)  # after a sentence on another paper
 RESULTS = (
     " Their results indicate that {result}.",
     " They report that {result}.",

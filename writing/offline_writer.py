@@ -62,6 +62,7 @@ from relatex.writing.offline_templates import (
     RECENT,
     RESULTS,
     SIMILAR,
+    SIMILAR_NAMED,
     TITLE_PAIRED,
     TITLE_TOPIC,
     TITLE_WORK,
@@ -172,7 +173,7 @@ def _paper_sentence(
         text = _sentence(style.pick(RECENT), brief, contribution, style)
     elif similar and style.rng.random() < 0.4:
         # "Similarly, ..." speaks of the sentence before: a paper further back is named
-        pool: Sequence[str] = SIMILAR if similar[0].key == previous[-1].key else SIMILAR[:2]
+        pool = SIMILAR if similar[0].key == previous[-1].key else SIMILAR_NAMED
         text = _sentence(style.pick(pool), brief, contribution, style, prev=similar[0].key)
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:
         text = _sentence(style.pick(NOUN), brief, contribution, style)
