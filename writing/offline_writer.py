@@ -24,7 +24,6 @@ from dataclasses import replace
 
 from relatex.writing.agreement import agree_singular, plural_topic
 from relatex.writing.closings import (
-    GENERAL_STEMS,
     Style,
     assign_aspects,
     capitalise,
@@ -33,7 +32,6 @@ from relatex.writing.closings import (
     fitted_label,
     join_terms,
     theme_label,
-    word_stems,
 )
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
@@ -49,8 +47,6 @@ from relatex.writing.draft_aspects import DraftAspect, draft_aspects
 from relatex.writing.draft_focus import focus_closing, focus_phrases, focus_relation
 from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
-    BRIDGE_AWAY,
-    BRIDGE_NEAR,
     BUILDS_ON,
     EARLY,
     GROUP,
@@ -76,6 +72,7 @@ from relatex.writing.offline_templates import (
     see_also,
 )
 from relatex.writing.paragraph_themes import (
+    bridge,
     earliest,
     ordered_briefs,
     paragraph_label,
@@ -249,14 +246,6 @@ def _cites(briefs: Sequence[PaperBrief]) -> str:
     return f" \\citep{{{','.join(b.key for b in briefs)}}}" if briefs else ""
 
 
-def _bridge(brief: PaperBrief, label: str) -> str:
-    """The words leading to a paper whose text does not name the paragraph's label: "Further afield,"
-    when it shares no word with the label, else "In a related direction,"."""
-    text = f"{brief.record.title} {brief.record.abstract or ''}"
-    near = (word_stems(label) & word_stems(text)) - GENERAL_STEMS
-    return BRIDGE_NEAR if near else BRIDGE_AWAY
-
-
 def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyGuard,
                 contributions: dict[str, Contribution], aspect: tuple[DraftAspect, float] | None,
                 seed: int = 0, used_closings: set[str] | None = None, others: Sequence[str] = (),
@@ -300,7 +289,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
             brief.layer != "foundation" or earliest(brief, briefs))  # "Early on" for the oldest only
         seen_layers.add(brief.layer)
         prior = list(previous)
-        opening = _bridge(brief, label) if not bridged and brief.key not in fitting else ""
+        opening = bridge(brief, label) if not bridged and brief.key not in fitting else ""
 
         def make(c: Contribution, b: PaperBrief = brief, p: list[PaperBrief] = prior, f: bool = first_of_layer,
                  s: Style = style, o: str = opening) -> str:

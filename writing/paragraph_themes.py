@@ -8,11 +8,18 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import names_term, singular
-from relatex.writing.closings import fits_label, join_terms, label_terms, theme_label
-from relatex.writing.offline_templates import TOPIC_CITES
+from relatex.writing.closings import (
+    GENERAL_STEMS,
+    fits_label,
+    join_terms,
+    label_terms,
+    theme_label,
+    word_stems,
+)
+from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR, TOPIC_CITES
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["earliest", "facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs",
+__all__ = ["bridge", "earliest", "facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs",
            "paragraph_label", "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]
 
 
@@ -22,6 +29,14 @@ def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
     briefs = [plan.papers[k] for k in keys if k in plan.papers]
     return sorted(briefs, key=lambda b: (LAYER_RANK.get(b.layer, 1), position.get(b.key, len(position)),
                                          b.record.year or 0))
+
+
+def bridge(brief: PaperBrief, label: str) -> str:
+    """The words leading to a paper whose text does not name the paragraph's label: "Further afield,"
+    when it shares no word with the label, else "In a related direction,"."""
+    text = f"{brief.record.title} {brief.record.abstract or ''}"
+    near = (word_stems(label) & word_stems(text)) - GENERAL_STEMS
+    return BRIDGE_NEAR if near else BRIDGE_AWAY
 
 
 def earliest(brief: PaperBrief, briefs: Sequence[PaperBrief]) -> bool:
