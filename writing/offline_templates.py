@@ -58,6 +58,7 @@ NOUN = (
     "{Phrase} is {participle} by \\citet{{{key}}}.",
     "One example is {phrase} \\citep{{{key}}}.",
 )
+NOUN_NAMED = tuple(t for t in NOUN if "\\citet" in t)  # the paper named, as no example of several
 EARLY = (
     "An early contribution is that of \\citet{{{key}}}, who {verb} {phrase}.",
     "Early on, \\citet{{{key}}} {verb} {phrase}.",

@@ -52,6 +52,7 @@ from relatex.writing.offline_templates import (
     GROUP,
     METHODS,
     NOUN,
+    NOUN_NAMED,
     PARTICIPLES,
     PLAIN,
     PLAIN_FIRST,
@@ -132,11 +133,12 @@ def _is_noun_phrase(contribution: Contribution) -> bool:
 
 def _paper_sentence(
     brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
-    style: Style, first_of_layer: bool, bridge: str = "", said: Collection[str] = (),
+    style: Style, first_of_layer: bool, bridge: str = "", said: Collection[str] = (), alone: bool = False,
 ) -> str:
     """The sentence introducing one paper; ``bridge`` ("Further afield,") opens it, for the first paper
     whose text does not name its paragraph's label (the sentence then starts with the citation).
-    A title subject the paragraph has said already (``said``) is not said again."""
+    A title subject the paragraph has said already (``said``) is not said again. ``alone``: the topic
+    sentence cites this paper only, so it is no example of several ("One example is")."""
     opening = f"{bridge} " if bridge else ""
     if not contribution.phrase:
         if not (brief.record.abstract or "").strip():
@@ -173,7 +175,8 @@ def _paper_sentence(
         pool = SIMILAR if similar[0].key == previous[-1].key else SIMILAR_NAMED
         text = _sentence(style.pick(pool), brief, contribution, style, prev=similar[0].key)
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:
-        text = _sentence(style.pick(NOUN), brief, contribution, style)
+        pool = NOUN_NAMED if alone and not previous else NOUN
+        text = _sentence(style.pick(pool), brief, contribution, style)
     else:
         text = _sentence(style.pick(PLAIN if previous else PLAIN_FIRST), brief, contribution, style)
     return text + _finding(contribution, style)
@@ -267,6 +270,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     topic = first if index == 0 else TOPIC_SECOND if index == 1 else style.pick(
         TOPIC_NEXT if len(leading) != 1 else TOPIC_NEXT_ONE)  # not "Several studies address X \citep{one}"
     sentences = [topic.format(label=label, cites=_cites(leading))]
+    alone = leading[0].key if len(leading) == 1 else ""  # the one paper the topic sentence cites
     groups = _groups(briefs, contributions)
     grouped: set[str] = set()
     listed: list[str] = []
@@ -294,13 +298,14 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         def make(c: Contribution, b: PaperBrief = brief, p: list[PaperBrief] = prior, f: bool = first_of_layer,
                  s: Style = style, o: str = opening) -> str:
             state, recent = s.rng.getstate(), list(s.recent)
-            text = _paper_sentence(b, c, p, plan, s, f, o, subjects)
+            text = _paper_sentence(b, c, p, plan, s, f, o, subjects, alone=b.key == alone)
             s.rng.setstate(state)  # the same choice of template on every shortening attempt
             s.recent[:] = recent
             return text
 
         text, _ = _fit(make, brief, contribution, guard)
-        _paper_sentence(brief, contribution, prior, plan, style, first_of_layer, opening, subjects)  # commit
+        _paper_sentence(brief, contribution, prior, plan, style, first_of_layer, opening, subjects,  # commit
+                        alone=brief.key == alone)
         if text:
             sentences.append(text)
             previous.append(brief)

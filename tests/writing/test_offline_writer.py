@@ -700,3 +700,29 @@ def test_a_paper_is_not_introduced_with_a_verb_its_phrase_already_holds() -> Non
     for seed in range(20):
         text = _sentence("\\citet{{{key}}} {verb} {phrase}.", brief, contribution, Style(random.Random(seed)))
         assert not text.startswith("\\citet{k} develop "), text
+
+
+def test_a_paper_the_topic_sentence_cites_alone_is_no_example_of_it() -> None:
+    from relatex.writing.offline_writer import write_offline
+    from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
+
+    def brief(key: str, title: str, abstract: str) -> PaperBrief:
+        return PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=abstract, year=2008))
+
+    louvain = brief("a", "Fast unfolding of communities in large networks",
+                    "We propose a fast heuristic method for community detection in large networks.")
+    far = brief("b", "The PageRank citation ranking", "We describe PageRank, a method for rating Web pages.")
+    near = [brief("c", "Community structure in graphs", "We propose a spectral method for community detection."),
+            brief("d", "Modularity and community structure", "We propose a modularity measure for community detection.")]
+
+    def bodies(briefs: list[PaperBrief]) -> list[str]:
+        theme = ThemeOutline(id=0, label="community detection", terms=("community detection",),
+                             keys=tuple(b.key for b in briefs))
+        plan = WritingPlan(draft_title="", draft_abstract="", papers={b.key: b for b in briefs}, themes=(theme,))
+        return [write_offline(plan, seed=seed) for seed in range(40)]
+
+    alone = bodies([louvain, far])  # the topic sentence cites a only: "One example is ... \citep{a}" cites it twice
+    assert all("\\citep{a}" in body for body in alone)
+    assert not any("One example is" in body for body in alone)
+    assert any(re.search(r"is \w+ed by \\citet\{a\}", body) for body in alone)  # the paper named instead
+    assert any("One example is" in body for body in bodies([louvain, *near]))  # one of several cited: an example
