@@ -40,7 +40,7 @@ class DraftAspect:
 
 # verbs a draft says its own work with, beyond those read from cited papers ("this paper surveys ...")
 DRAFT_VERBS: dict[str, str] = {**VERB_CLASSES, "devise": "propose", "survey": "study", "outline": "describe",
-                               "derive": "propose", "approach": "study"}
+                               "derive": "propose", "approach": "study", "establish": "show"}
 # verb classes with which a draft builds what it may name ("we propose a model named BGCN") ...
 _BUILDING = frozenset({"propose", "describe"})
 # ... or makes at all: in "we propose a model that ...", the model is the draft's own ("our model");
@@ -51,7 +51,8 @@ _MAKING = _BUILDING | {"define", "release"}
 _MORE_ADVERBS = (r"(?:ha(?:ve|s)\s+)?(?:additionally\s+|briefly\s+|specifically\s+|formally\s+|"
                  r"carefully\s+|")
 DRAFT_CONTRIBUTION = re.compile(
-    CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>devise|survey|outline|derive|approach|", 1)
+    CONTRIBUTION.pattern.replace("(?P<verb>", "(?P<verb>" + "".join(f"{v}|" for v in DRAFT_VERBS
+                                                                     if v not in VERB_CLASSES), 1)
     .replace(r"(?:also\s+|", _MORE_ADVERBS + r"also\s+|", 1), CONTRIBUTION.flags)
 # words ending in "s" that are no verb ("within and across word classes", "and its ...")
 _NO_VERB_AHEAD = r"(?!(?:across|towards|as|its|this|thus|plus|less|unless|whereas|besides|always|perhaps|" \
@@ -198,12 +199,15 @@ def evaluation_only(action: str) -> bool:
                                "across", "over", "from"}:
         return True  # "show in this paper": the verb without what is shown
     head = rest[: next((i for i, w in enumerate(rest) if w in {"of", "on", "in", "for", "with", "by"} and i), len(rest))]
+    if head and head[-1] in {"set", "series", "number"} and rest[len(head):len(head) + 1] == ["of"]:
+        return evaluation_only(" ".join([verb, *rest[len(head) + 1:]]))  # "a set of experiments"
     return all(w in _EVALUATION_OBJECTS for w in head)
 
 
 # "we aim to investigate X" says what the work does as "we investigate X" does
 _AIM = re.compile(r"\b(we|this (?:paper|work|study|article)|our (?:paper|work|study))\s+"
-                  r"(?:aims?|seeks?|attempts?|sets? out)\s+to\s+(?=[a-z])", re.I)
+                  r"(?:(?:will|shall|ha(?:ve|s))\s+)?(?:aims?|seeks?|attempts?|sets? out)\s+to\s+(?=[a-z])",
+                  re.I)  # "this paper will attempt to establish", "we have set out to find"
 _NAME = r"(?P<name>[A-Z][\w-]*[A-Z0-9][\w-]*|[A-Z][a-z]{3,})"
 # the draft naming what it builds: "a model named BGCN", "a framework (DeepCT)", "propose Choppy, a model"
 _NAMING = (re.compile(rf"\b(?P<head>[a-z]+),?\s+(?:named|called|dubbed|termed)\s+{_NAME}\b"),

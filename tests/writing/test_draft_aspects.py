@@ -191,3 +191,20 @@ def test_a_clause_about_the_first_or_the_latter_of_something_unseen_is_no_aspect
     texts = [a.text for a in draft_aspects(abstract)]
     assert not any(t.startswith(("the first ", "the latter", "both")) for t in texts), texts
     assert "the first-order model learns schemas from raw text" in texts  # a compound, not a reference
+
+
+def test_what_the_work_will_attempt_or_has_set_out_to_do_is_what_it_does() -> None:
+    abstract = BACKGROUND + ("This paper will attempt to establish upper and lower bounds on the performance of "
+                             "sense taggers. We have set out to find tasks where the judges agree.")
+    assert texts(abstract) == ["establishes upper and lower bounds on the performance of sense taggers",
+                               "find tasks where the judges agree"]
+
+
+def test_a_set_of_features_is_no_set_of_experiments() -> None:
+    from relatex.writing.draft_aspects import evaluation_only
+
+    abstract = BACKGROUND + ("We propose a set of partition-based features to learn a ranking model. We conduct "
+                             "a comprehensive set of experiments. We report a series of experiments on MUC-6.")
+    assert texts(abstract) == ["propose a set of partition-based features to learn a ranking model"]
+    assert evaluation_only("present a set of experiments on three corpora")
+    assert not evaluation_only("present a number of new features for parsing")
