@@ -209,11 +209,29 @@ def _method(sentence: str, title: str = "") -> str:
     if _OTHERS_WORK.match(sentence) or critique or _TESTED.search(sentence[:match.start()]):
         return ""  # what other work is based on, or what the paper was tested with ("experiments using X")
     method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
-    if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) \
-            or re.fullmatch(r"the\s+[a-z-]+|(?:these|those|this|that)\s.*", method) \
+    if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) or _points_back(method) \
             or re.match(r"(?:more|less|fewer)\s", method, re.I):  # "the input", "more accessible X": which?
         return ""  # "[based on] Markov models performs at least", "the rule/\['-~7\]", "Inside- Outside"
     return method
+
+
+# what a definite method phrase without a name may be ("the maximum entropy principle"); any other points
+# back to the abstract's earlier sentences ("the subjective nouns", "the path in the parse tree")
+_METHOD_HEADS = frozenset({"algorithm", "principle", "model", "models", "framework", "method", "approach",
+                           "technique", "criterion", "paradigm", "formalism", "theory", "architecture", "classifier"})
+
+
+def _points_back(method: str) -> bool:
+    """A method phrase that says which only through what the abstract said before it: "this
+    representation", "the input", "the user answers" (a definite phrase without a name, whose head is no
+    method noun)."""
+    words = method.split()
+    if not words or words[0].lower() in {"these", "those", "this", "that"}:
+        return bool(words)
+    if words[0].lower() != "the" or any(w[:1].isupper() or re.search(r"\d", w) for w in words[1:]):
+        return False
+    head = re.split(r"\s(?:of|in|on|for|with|from|by|over|between|to)\s", method)[0].split()[-1].lower()
+    return head not in _METHOD_HEADS
 
 
 # a verb inside what should be a noun phrase: the phrase ran on into the abstract's next clause

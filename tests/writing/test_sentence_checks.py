@@ -279,6 +279,13 @@ def test_a_method_that_only_points_back_is_no_method() -> None:
         assert extract(f"We present a parser for German. {sentence}").method == "", sentence
     kept = extract("We present a parser for German. The parser is based on maximum entropy models.")
     assert kept.method == "maximum entropy models"
+    # a definite phrase without a name says which only through the abstract's earlier sentences
+    for sentence in ("The classifier is based on the subjective nouns.", "It builds on the user answers.",
+                     "The feature is based on the path in the parse tree."):
+        assert extract(f"We present a parser for German. {sentence}").method == "", sentence
+    for sentence, method in (("The parser is based on the maximum entropy principle.", "the maximum entropy principle"),
+                             ("The parser is based on the EM algorithm.", "the EM algorithm")):
+        assert extract(f"We present a parser for German. {sentence}").method == method, sentence
 
 
 def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
