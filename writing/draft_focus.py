@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
+from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import title_phrases
 from relatex.writing.closings import fits_label, word_stems
 from relatex.writing.offline_templates import CLOSING_GENERIC
@@ -31,6 +32,8 @@ _COUNT_HEADS = frozenset({"function", "analyzer", "analyser", "translator", "gen
                           "learner", "ranker", "encoder", "decoder", "tokenizer", "segmenter", "lexicon", "grammar",
                           "tree", "graph", "vector", "matrix", "task", "problem", "study", "paradigm", "technique"})
 
+
+_WORK_HEADS = ARTEFACT_HEADS | {"program", "programme", "technique"}  # heads naming a kind of work
 
 # second halves of compounds written apart ("large scale", "fine grained", "high level")
 _COMPOUND_TAILS = frozenset({"scale", "grained", "level", "based", "oriented", "driven", "aware", "specific"})
@@ -106,8 +109,8 @@ def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]]
     title ``topic`` is not said again once the section has said the title, and the means the title
     names ("machine learning for coreference resolution") is no study of the draft's own."""
     for phrase in phrases:
-        if _said(phrase, used) or word_stems(phrase) <= word_stems(term):
-            continue
+        if _said(phrase, used) or word_stems(_without_work_head(phrase)) <= word_stems(term):
+            continue  # "... provides context for our study of word-sense disambiguation programs": the term
         if _means(phrase, topic):
             continue  # "... provides context for our study of machine learning": the draft uses it
         if topic and "topic" in used and word_stems(topic) <= word_stems(phrase):
@@ -117,6 +120,12 @@ def focus_relation(phrases: Sequence[str], term: str, pick: Callable[[list[str]]
         if sentence:
             return sentence
     return ""
+
+
+def _without_work_head(phrase: str) -> str:
+    """The phrase without a head that names a kind of work ("word-sense disambiguation [programs]")."""
+    words = phrase.split()
+    return " ".join(words[:-1]) if len(words) > 1 and singular(words[-1].lower()) in _WORK_HEADS else phrase
 
 
 def _means(phrase: str, topic: str) -> bool:

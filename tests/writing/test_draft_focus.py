@@ -118,6 +118,10 @@ def test_where_no_contrast_can_be_checked_the_theme_is_background_to_a_focus() -
     assert focus_relation(phrases, "pooling", pick, used) == ""  # every head said once
     # the phrase is the term itself: nothing to relate
     assert focus_relation(["active learning"], "active learning", _pick().pick, set()) == ""
+    # ... or the term and a head naming a kind of work ("word-sense disambiguation programs")
+    assert focus_relation(["word-sense disambiguation programs"], "word-sense disambiguation", _pick().pick,
+                          set()) == ""
+    assert focus_relation(["parsing programs"], "word-sense disambiguation", _pick().pick, set())
     # the draft's whole title, once said by the section, is not said again
     assert focus_relation(["syntax-based alignment"], "translation models", _pick().pick, {"topic"},
                           topic="syntax-based alignment") == ""
