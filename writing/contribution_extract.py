@@ -58,7 +58,9 @@ _OWN_SUBJECT = re.compile(r"\b(?:our|the proposed|this|the new)\s+(?:[\w-]+\s+){
 _HEDGE = re.compile(r"\b(?:could|may|might|can|would|potentially|possibly|likely|expected|hope|aims?)\b", re.I)
 
 
-_FLATTENED_COMMAND = re.compile(r"\b(?:texttt|textbf|textit|textsc|textrm|textsf|emph|mathrm|mathcal|mathbf)(?=[A-Z0-9])")
+# "emph{...}" with its backslash lost, "emphmulti-product" with its braces lost too (not "emphasis")
+_FLATTENED_COMMAND = re.compile(r"\\?\b(?:texttt|textbf|textit|textsc|textrm|textsf|mathrm|mathcal|mathbf|"
+                                r"emph(?!as|at|ys))(?:\{(?P<arg>[^{}]*)\}|(?=[A-Za-z0-9]))")
 _CONCESSIVE = re.compile(
     r",?\s+(?:but|yet)\s+(?:(?:very|highly|surprisingly|also|still)\s+)?(?:effective|efficient|powerful|accurate|"
     r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful),?(?=\s+[a-z])", re.I)
@@ -252,7 +254,7 @@ def _task(sentence: str) -> str:
 def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: bool = True) -> Contribution:
     """The contribution, task, method, result, entities and relations of one abstract."""
     text = " ".join(html.unescape(text or "").split())  # "Deep &amp; Cross": an entity is no sentence end
-    text = _FLATTENED_COMMAND.sub("", text)  # "textttConv-KNRM": a LaTeX command flattened into the word
+    text = _FLATTENED_COMMAND.sub(lambda m: m.group("arg") or "", text)  # "textttConv-KNRM": a command
     text = re.sub(r",(?=[A-Za-z])", ", ", text)  # "a semantic parser,SCISSOR": a space lost in the PDF
     kind = paper_type(text, title)
     found: dict[str, object] = {}

@@ -26,8 +26,9 @@ _TEMPLATE_VERBS = frozenset(form for forms in VERBS.values() for pair in forms f
     "focuses", "shows", "suggests", "indicate", "indicates", "report", "reports", "is", "are", "was", "were",
     "devise", "devises", "survey", "surveys",  # a draft's own verbs (draft_aspects.DRAFT_VERBS)
 }
-_IRREGULAR_PARTICIPLES = frozenset({"built", "made", "done", "given", "known", "taken", "found", "shown", "seen",
-                                    "written", "chosen", "held", "kept", "led", "put", "set", "brought", "thought"})
+_IRREGULAR_PARTICIPLES = frozenset({"built", "made", "done", "given", "known", "taken", "found", "shown",
+                                    "seen", "written", "chosen", "held", "kept", "led", "put", "set",
+                                    "brought", "thought", "driven", "drawn", "proven", "grown"})
 # words that begin a modifier or clause: a phrase cut just before one drops it whole
 MODIFIER_STARTS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
                              "across", "between", "among", "through", "using", "via", "without", "than", "which",
@@ -124,8 +125,7 @@ def _balanced(text: str) -> bool:
         return False
     if text.count("\u201c") != text.count("\u201d"):
         return False
-    return text.count("(") == text.count(")") and text.count("[") == text.count("]") and \
-        text.count("{") == text.count("}")
+    return all(text.count(opening) == text.count(closing) for opening, closing in ("()", "[]", "{}"))
 
 
 def _dangles(last: str, before: str) -> bool:

@@ -328,3 +328,18 @@ def test_a_pair_of_manner_adverbs_goes_with_its_and() -> None:
     assert without_asides("how to effectively and efficiently combine text") == "how to combine text"
     kept = "does not effectively use X and learns Y"  # a negated adverb stays
     assert without_asides("does not effectively use X and jointly learns Y") == kept
+
+
+def test_a_latex_command_that_lost_its_backslash_or_braces_is_no_word() -> None:
+    from relatex.writing.contribution_extract import extract
+
+    for abstract in ("We propose emph{multi-product utility maximization} as a general approach to recommendation.",
+                     "We propose emphmulti-product utility maximization as a general approach to recommendation."):
+        assert extract(abstract).phrase.startswith("multi-product utility maximization"), abstract
+    assert "emphasis" in extract("We present a parser with an emphasis on speed for German.").phrase
+
+
+def test_a_phrase_cut_after_an_irregular_participle_is_incomplete() -> None:
+    assert not phrase_complete("a general approach to recommendation driven")
+    assert not phrase_complete("a lexicon drawn")
+    assert phrase_complete("a general approach to recommendation driven by economic principles")
