@@ -2,8 +2,7 @@
 
 The offline writer compresses phrases by dropping whole modifiers and clauses; a candidate that
 still comes out garbled ("employs GreenSpyder to U.", "two key components, i.", a sentence
-without a verb, an opened quotation never closed) is rejected here and the next phrasing tried.
-"""
+without a verb, an opened quotation never closed) is rejected here and the next phrasing tried."""
 
 from __future__ import annotations
 
@@ -82,6 +81,7 @@ _NEEDS_OF = frozenset({"estimation", "basis", "help", "means", "presence", "abse
                        "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
                        "framework", "logs", "acquisition", "distance", "difference", "relationship", "interplay",
                        "correlation", "gap", "size", "length", "fraction", "proportion", "portion", "subset"})
+_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy"})  # "is a useful indicator [of X]."
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
@@ -269,8 +269,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
 
 
 def _lost_of_phrase(last: str, before: str) -> bool:
-    """A noun that needs its of-phrase, ending a phrase after an article ("on the basis.")."""
-    return last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}
+    """A noun that needs its of-phrase, ending a phrase after an article ("on the basis.") or any word."""
+    return (last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}) or last in _NEEDS_OF_ANYWHERE
 
 
 def well_formed(sentence: str, verbs: frozenset[str] = frozenset()) -> bool:

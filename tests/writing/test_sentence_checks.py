@@ -343,3 +343,9 @@ def test_a_phrase_cut_after_an_irregular_participle_is_incomplete() -> None:
     assert not phrase_complete("a general approach to recommendation driven")
     assert not phrase_complete("a lexicon drawn")
     assert phrase_complete("a general approach to recommendation driven by economic principles")
+
+
+def test_an_indicator_without_what_it_indicates_is_incomplete() -> None:
+    assert not phrase_complete("salience is a useful indicator")
+    assert not phrase_complete("clicks are a noisy proxy")
+    assert phrase_complete("salience is a useful indicator of relevance")
