@@ -35,6 +35,8 @@ def dangling_end(words: Sequence[str]) -> bool:
     last = words[-1].lower().strip(",;:")
     if last in IDIOM_NOUNS:
         return len(words) < 2 or words[-2].lower() in {"in", "with", "the", "a", "an", "by"}  # "by means"
+    if last == "up" and len(words) > 1 and words[-2].lower() in {"of", "by", "to", "for", "with"}:
+        return True  # "an improvement of up [to 8.5%]"
     return _dangling(words[-1])
 
 

@@ -132,7 +132,7 @@ def _dangles(last: str, before: str) -> bool:
     """Whether a sentence or phrase ending on ``last`` (after ``before``) lost what follows."""
     if last in IDIOM_NOUNS:
         return before in {"in", "with", "the", "a", "an"}
-    return last in _ARTICLES_AND_LINKS
+    return last in _ARTICLES_AND_LINKS or (last == "up" and before in DANGLING)  # "an improvement of up."
 
 
 # two function words that cannot follow each other ("the and", "a of", "and but", "of of"); "of the",

@@ -349,3 +349,13 @@ def test_an_indicator_without_what_it_indicates_is_incomplete() -> None:
     assert not phrase_complete("salience is a useful indicator")
     assert not phrase_complete("clicks are a noisy proxy")
     assert phrase_complete("salience is a useful indicator of relevance")
+
+
+def test_an_amount_cut_after_up_is_incomplete() -> None:
+    from relatex.writing.contributions import shorten
+
+    assert not phrase_complete("the approach achieves an improvement of up")
+    assert garbled_reason("According to their evaluation, the approach achieves an improvement of up.")
+    assert not garbled_reason("This work builds the index up.")
+    assert shorten("the approach achieves an improvement of up to 8.5% in MAP over strong baselines", 7) == \
+        "the approach achieves an improvement"
