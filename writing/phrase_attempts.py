@@ -8,6 +8,7 @@ import itertools
 import re
 from dataclasses import replace
 
+from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.contributions import (
     Contribution,
@@ -34,7 +35,13 @@ def usable_method(contribution: Contribution) -> bool:
         return False
     if words[1].lower() in {"the", "a", "an", "its", "their", "our", "this", "these", "each"}:
         return False  # "measures the proximity of nodes": a verb and its object, not a noun phrase
+    if singular(words[-1].lower()) in _GENERIC_WAYS and all(
+            is_adjective_like(w) or w.lower() in {"a", "an", "the"} for w in words[:-1]):
+        return False  # "It builds on fully automated approaches": no way of doing it is named
     return not re.search(r"\b(called|named|is|are|was|were|can|to|they|it|have|has|we)\b", method, re.I)
+
+
+_GENERIC_WAYS = frozenset({"approach", "method", "technique", "way", "solution", "strategy"})
 
 
 def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:

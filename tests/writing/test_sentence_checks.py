@@ -184,6 +184,11 @@ def test_a_method_sentence_needs_a_noun_phrase() -> None:
     assert usable_method(Contribution(phrase="a ranking model", method="a joint tensor factorization"))
     assert not usable_method(Contribution(phrase="a link predictor", method='measures the "proximity" of nodes'))
     assert not usable_method(Contribution(phrase="a ranking model", method="ranking"))  # one word says nothing
+    # a way of doing it that names no way: "It builds on fully automated approaches."
+    for method in ("fully automated approaches", "a simple method", "unsupervised techniques"):
+        assert not usable_method(Contribution(phrase="a ranking model", method=method)), method
+    for method in ("a multi-armed bandit method", "a latent factor model", "maximum entropy models"):
+        assert usable_method(Contribution(phrase="a ranking model", method=method)), method
 
 
 def test_a_grouped_number_is_never_cut_at_its_comma() -> None:
