@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.contributions import VERB_CLASSES, plural_head
 
 _VERB_ALT = "|".join(sorted(VERB_CLASSES, key=len, reverse=True))
@@ -63,9 +64,16 @@ def plural_topic(topic: str) -> bool:
     discriminative reranking"; not "extraction of entities and relations")."""
     first = re.split(r"\s(?:of|for|in|on|with|via|by|from|to|using|through|under|at|over|towards|as|into)\s",
                      topic)[0]
-    if ONE_THING_PAIRS.search(first):
+    if ONE_THING_PAIRS.search(first) or _shared_head(first):
         return plural_head(topic)
     return plural_head(topic) or (" and " in first and not re.match(r"(?:a|an)\s", topic, re.I))
+
+
+def _shared_head(first: str) -> bool:
+    """Two modifiers sharing one head ("lexical and phonetic query reformulation"): one thing, named
+    twice over, not two things joined."""
+    found = re.match(r"^(\S+) and (\S+) (?!and\b)\S", first)
+    return bool(found) and is_adjective_like(found.group(1)) and is_adjective_like(found.group(2))
 
 
 # pairs joined by "and" that name one thing ("divide and conquer is ...")

@@ -75,9 +75,11 @@ def _commas_list(title: str) -> bool:
 
 
 def _title_parts(title: str) -> list[str]:
-    """The title (spaces normalised, no final period), then the parts before and after its colon."""
+    """The title (spaces normalised, no final period), then the parts before and after its colon, or
+    after its question ("How Do Users Respond to Voice Input Errors? Lexical and Phonetic ...")."""
     title = " ".join(title.split()).rstrip(".")
-    return [title] + ([p.strip() for p in title.split(":", 1)] if ":" in title else [])
+    parts = re.split(r":|(?<=\?)\s", title, maxsplit=1)
+    return [title] + ([p.strip() for p in parts] if len(parts) > 1 else [])
 
 
 def paper_topic(title: str) -> str:

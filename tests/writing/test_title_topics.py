@@ -178,3 +178,19 @@ def test_a_list_names_a_bare_head_as_its_papers_titles_do() -> None:
     # a widened term that another term of the list already holds is said once
     ner = [("Biomedical Named Entity Recognition Using CRFs", ""), ("The Bio-Entity Recognition Task", "")]
     assert fitted_label(["named entity recognition", "recognition"], ner) == "named entity recognition"
+
+
+def test_a_question_titles_subtitle_is_its_subject() -> None:
+    from relatex.writing.agreement import plural_topic
+
+    title = ("How Do Users Respond to Voice Input Errors? Lexical and Phonetic Query Reformulation in "
+             "Voice Search")
+    subject = "lexical and phonetic query reformulation in voice search"
+    assert title_subject(title) == (subject, False)
+    assert title_subject("Is Interactive Search Worth It? A Study of Session Logs") == \
+        ("a study of session logs", True)
+    assert title_subject("What Makes a Query Difficult?") == ("", False)  # a question alone names nothing
+    # two modifiers sharing one head name one thing
+    assert not plural_topic(subject) and plural_topic("coarse-to-fine parsing and discriminative reranking")
+    for text in _said(title, "user experiments with native English speakers", verb="conduct"):
+        assert text.startswith(f"{subject[:1].upper()}{subject[1:]} is the subject of "), text
