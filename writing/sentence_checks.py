@@ -81,7 +81,7 @@ _NEEDS_OF = frozenset({"estimation", "basis", "help", "means", "presence", "abse
                        "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
                        "framework", "logs", "acquisition", "distance", "difference", "relationship", "interplay",
                        "correlation", "gap", "size", "length", "fraction", "proportion", "portion", "subset"})
-_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy"})  # "is a useful indicator [of X]."
+_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy", "improvement"})  # "an indicator [of X]"
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
