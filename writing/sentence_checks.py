@@ -233,7 +233,7 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
             or _VERB_THEN_MANNER.search(text) or _BETWEEN_ONE.search(text):
         return "a verb without its object"
     how = _HOW_CLAUSE.search(text.rstrip(". "))
-    if how and len(how.group("rest").split()) < 7 and not _clause_has_verb(how.group("rest")) \
+    if how and len(how.group("rest").split()) < 12 and not _clause_has_verb(how.group("rest")) \
             and not _BARE_VERBS.intersection(w.lower() for w in how.group("rest").split()[1:]):
         return "a how-clause without its verb"
     that = _THAT_CLAUSE.search(text.rstrip(". "))
