@@ -21,7 +21,9 @@ _NOT_TOPIC_START = frozenset({"towards", "toward", "on", "introduction", "a", "a
                               "my", "your", "our", "we", "i", "you", "let", "let's",
                               # an imperative: "Start from Scratch: ...", "Mind the Gap"
                               "start", "stop", "make", "keep", "put", "take", "give", "get", "go", "think",
-                              "look", "mind", "ask", "bring", "say", "tell", "leave", "know", "don't"})
+                              "look", "mind", "ask", "bring", "say", "tell", "leave", "know", "don't",
+                              "improve", "exploit", "enhance", "boost", "combine", "build", "find", "predict",
+                              "learn"})  # "Improve Collaborative Filtering through ..."
 
 
 _NEEDS_NOUNS = frozenset({"information", "user", "users", "search", "searcher", "customer"})  # "User Needs": a noun

@@ -540,6 +540,7 @@ def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves
     assert paper_topic("Pathways &amp; Paws(Es): Engaging Human-Animal Partnerships for Community Building") == ""
     # an imperative is no topic ("... study start from scratch")
     assert paper_topic("Start from Scratch: Towards Automatically Identifying and Naming Attributes") == ""
+    assert paper_topic("Improve Collaborative Filtering through Bordered Block Diagonal Form Matrices") == ""
     # a title's lead that is not a name does not name the abstract's framework
     assert not any("Controlling Polarization" in v for v in descriptor_variants(
         "a versatile framework", " that reduces polarization", "Controlling Polarization in Personalization: An "
