@@ -16,6 +16,10 @@ __all__ = ["leaves_out_title", "said_within", "thin_beside_title"]
 _COUNTED_PARTS = re.compile(r"\b(?:two|three|four|five|several|multiple)\s+(?:aspects|components|parts|issues|"
                             r"factors|dimensions|types|kinds|ways|challenges|questions|problems|steps|stages|"
                             r"properties|perspectives|levels|categories)\b", re.I)
+# a definite phrase without a name, a number or a phrase saying which ("the reading protocol software",
+# not in its title) says which only through the abstract's earlier sentences
+_POINTS_BACK = re.compile(r"the(?:\s+(?!(?:first|second|third|last|best|largest|main|of|for|in|on|with|to|"
+                          r"from|by|at|and|that|which)\b)[a-z][a-z-]*){1,4}")
 # words that name no topic ("a new model named X", "the utility of X")
 _TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
 
@@ -28,12 +32,15 @@ def _specific_stems(text: str) -> set[str]:
 
 def thin_beside_title(phrase: str, title: str) -> bool:
     """A phrase that says less about a paper than its title: parts counted but not named ("two
-    aspects of user intent prediction"), or, naming nothing, at most two specific words that leave
+    aspects of user intent prediction"), a definite phrase saying which only through the abstract
+    ("the reading protocol software"), or, naming nothing, at most two specific words that leave
     out most of a title of five or more ("similarity matching" for "Personalized Purchase Prediction
     of Market Baskets with Wasserstein-Based Sequence Matching")."""
     if not phrase.strip() or not title.strip():
         return False
     if _COUNTED_PARTS.search(phrase):
+        return True
+    if _POINTS_BACK.fullmatch(phrase.strip()) and not said_within(phrase, title):
         return True
     first = next((w for w in phrase.split() if w.lower() not in {"a", "an", "the"}), "")
     if keeps_case(first):

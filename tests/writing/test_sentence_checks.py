@@ -169,6 +169,12 @@ def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
     assert thin_beside_title("two aspects of user intent prediction",  # parts counted, never named
                              "User Intent Prediction in Information-seeking Conversations")
     assert thin_beside_title("the utility of knowledge graph", "KGAT: Knowledge Graph Attention Network for Recommendation")
+    # a definite phrase that says which only through the abstract, unless the title names it
+    assert thin_beside_title("the reading protocol software", "A Reading Protocol for Eye Tracking Studies")
+    assert not thin_beside_title("the probabilistic relevance framework",
+                                 "The Probabilistic Relevance Framework: BM25 and Beyond")
+    assert not thin_beside_title("the Berkeley FrameNet project", "The Berkeley FrameNet Project")
+    assert not thin_beside_title("the first corpus of reading logs", "A Reading Protocol for Eye Tracking Studies")
     # specific enough, or the title says no more
     assert not thin_beside_title("query refinement using eye-tracking", "An Eye-Tracking Study of Query Reformulation")
     assert not thin_beside_title("a standalone neural ranking model", "From Neural Re-Ranking to Neural Ranking: "
