@@ -73,7 +73,7 @@ def _shared_head(first: str) -> bool:
     """Two modifiers sharing one head ("lexical and phonetic query reformulation"): one thing, named
     twice over, not two things joined."""
     found = re.match(r"^(\S+) and (\S+) (?!and\b)\S", first)
-    return bool(found) and is_adjective_like(found.group(1)) and is_adjective_like(found.group(2))
+    return found is not None and is_adjective_like(found.group(1)) and is_adjective_like(found.group(2))
 
 
 # pairs joined by "and" that name one thing ("divide and conquer is ...")
