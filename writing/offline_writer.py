@@ -73,7 +73,7 @@ from relatex.writing.offline_templates import (
     see_also,
 )
 from relatex.writing.paragraph_themes import (
-    bridge,
+    bridge_words,
     earliest,
     ordered_briefs,
     paragraph_label,
@@ -293,7 +293,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
             brief.layer != "foundation" or earliest(brief, briefs))  # "Early on" for the oldest only
         seen_layers.add(brief.layer)
         prior = list(previous)
-        opening = bridge(brief, label) if not bridged and brief.key not in fitting else ""
+        opening = bridge_words(brief, label) if not bridged and brief.key not in fitting else ""
 
         def make(c: Contribution, b: PaperBrief = brief, p: list[PaperBrief] = prior, f: bool = first_of_layer,
                  s: Style = style, o: str = opening) -> str:

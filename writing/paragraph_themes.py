@@ -19,8 +19,8 @@ from relatex.writing.closings import (
 from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR, TOPIC_CITES
 from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
-__all__ = ["bridge", "earliest", "facet_kind", "facet_term", "joint_terms", "merged_alike", "ordered_briefs",
-           "paragraph_label", "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]
+__all__ = ["bridge_words", "earliest", "facet_kind", "facet_term", "joint_terms", "merged_alike",
+           "ordered_briefs", "paragraph_label", "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]
 
 
 def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
@@ -31,7 +31,7 @@ def ordered_briefs(keys: Sequence[str], plan: WritingPlan) -> list[PaperBrief]:
                                          b.record.year or 0))
 
 
-def bridge(brief: PaperBrief, label: str) -> str:
+def bridge_words(brief: PaperBrief, label: str) -> str:
     """The words leading to a paper whose text does not name the paragraph's label: "Further afield,"
     when it shares no word with the label, else "In a related direction,"."""
     text = f"{brief.record.title} {brief.record.abstract or ''}"

@@ -64,15 +64,15 @@ def test_papers_off_the_label_come_last_after_one_bridge() -> None:
 
 
 def test_a_paper_near_the_label_is_bridged_as_related_not_as_beyond_it() -> None:
-    from relatex.writing.paragraph_themes import bridge
+    from relatex.writing.paragraph_themes import bridge_words
 
     plan = _plan(())
-    assert bridge(plan.papers["louvain"], "ranking") == "Further afield,"
+    assert bridge_words(plan.papers["louvain"], "ranking") == "Further afield,"
     # the related-work corpus shares "related-work" with the label, not "generation"
-    assert bridge(plan.papers["corwa"], "related-work generation") == "In a related direction,"
+    assert bridge_words(plan.papers["corwa"], "related-work generation") == "In a related direction,"
     # a shared general word ("models") does not make a paper near
-    assert bridge(plan.papers["louvain"], "network models") == "In a related direction,"
-    assert bridge(plan.papers["rank1"], "matching models") == "Further afield,"
+    assert bridge_words(plan.papers["louvain"], "network models") == "In a related direction,"
+    assert bridge_words(plan.papers["rank1"], "matching models") == "Further afield,"
 
 
 def test_a_second_label_term_that_is_a_facet_is_no_topic() -> None:
