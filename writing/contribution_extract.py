@@ -21,6 +21,7 @@ from relatex.analysis.claims.rhetorical_roles import (
     paper_type,
     roled_sentences,
 )
+from relatex.writing.appositives import descriptor_variants, is_bare_appositive
 from relatex.writing.broken_words import truncated_words
 from relatex.writing.contributions import (
     _BAD_RESULT_START,
@@ -37,9 +38,7 @@ from relatex.writing.contributions import (
     Contribution,
     Relation,
     _fix_articles,
-    descriptor_variants,
     has_finite_verb,
-    is_bare_appositive,
     shorten,
 )
 from relatex.writing.contributions import (

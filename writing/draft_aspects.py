@@ -10,10 +10,10 @@ from relatex.analysis.claims.rhetorical_roles import BACKGROUND, CONCLUSION, RES
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import is_adjective_like
 from relatex.writing.agreement import adverb, singular_action, third_person
+from relatex.writing.appositives import RELATIVE
 from relatex.writing.contribution_extract import mask_inner_periods, unmask
 from relatex.writing.contributions import (
     CONTRIBUTION,
-    RELATIVE,
     VERB_CLASSES,
     keeps_case,
     sentences_of,

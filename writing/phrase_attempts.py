@@ -10,11 +10,10 @@ from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.writing.appositives import gerund_of, is_bare_appositive
 from relatex.writing.contributions import (
     Contribution,
     cut_before_of,
-    gerund_of,
-    is_bare_appositive,
     keeps_case,
     shorten,
     without_asides,

@@ -6,9 +6,10 @@ import re
 from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
+from relatex.writing.appositives import is_bare_appositive
 from relatex.writing.closings import fits_label, fitted_label
 from relatex.writing.contribution_extract import extract
-from relatex.writing.contributions import is_bare_appositive, plural_head, shorten, without_asides
+from relatex.writing.contributions import plural_head, shorten, without_asides
 from relatex.writing.draft_aspects import draft_aspects
 from relatex.writing.generate import generate_related_work
 from relatex.writing.latex_validator import cited_keys
@@ -517,7 +518,7 @@ def test_a_bare_kind_is_an_indefinite_phrase_naming_only_a_kind() -> None:
 
 
 def test_a_colon_title_whose_subtitle_names_only_a_kind_of_work_joins_its_halves() -> None:
-    from relatex.writing.contributions import descriptor_variants
+    from relatex.writing.appositives import descriptor_variants
     from relatex.writing.title_topics import paper_topic
 
     assert paper_topic("Written versus Spoken Queries: A Qualitative and Quantitative Comparative Analysis") == \
@@ -591,7 +592,7 @@ def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
 
 
 def test_a_purpose_is_said_again_with_for_and_a_gerund(tmp_path: Path, records: list[PaperRecord]) -> None:
-    from relatex.writing.contributions import gerund_of
+    from relatex.writing.appositives import gerund_of
     from relatex.writing.phrase_attempts import purpose_as_gerund
 
     assert purpose_as_gerund("a novel adversarial training strategy to enhance long-tail recommendations") == \
