@@ -69,9 +69,16 @@ def is_bare_appositive(phrase: str) -> bool:
     return bool(_APPOSITIVE.match(phrase.strip()))
 
 
+# "can be used to build X", "may be applied for X": what the thing is for
+_USED_FOR = re.compile(r"(?:can|could|may|might)\s+be\s+(?:used|applied|employed)\s+"
+                       r"(?:to\s+(?!(?:a|an|the|this|these|its|their|such)\b)(?P<verb>[a-z]+)(?<!ing)|for)"
+                       r"\s+(?P<rest>\S.*)", re.I)
+
+
 def descriptor_variants(phrase: str, rest: str, title: str = "") -> list[str]:
     """Ways to complete a bare appositive, best first: its relative clause (as written, then as
-    a participle: ``an algorithm learning feature representations``), shorter cuts of both, the
+    a participle: ``an algorithm learning feature representations``, or as its purpose: ``a method
+    for building semantic lexicons`` for "that can be used to build ..."), shorter cuts of both, the
     title's own description (``BEIR: A Heterogeneous Benchmark for ...``), then the name alone."""
     match = _APPOSITIVE.match(phrase.strip())
     if not match:
@@ -86,6 +93,10 @@ def descriptor_variants(phrase: str, rest: str, title: str = "") -> list[str]:
         for limit in (9, 6):
             body = _clause_body(relative.group("body"), limit)
             words = body.split()
+            if len(words) > 2 and re.fullmatch(r"[a-z]{3,}ly", words[0]) and \
+                    _is_third_person_verb(words[1], words[2]):
+                words = words[1:]  # "that naturally incorporates X": the adverb, a whole modifier, goes
+                body = " ".join(words)
             if len(words) < 2:
                 continue
             if rel in {"that", "which", "who"} and words[0].lower() not in _MODALS:
@@ -94,6 +105,10 @@ def descriptor_variants(phrase: str, rest: str, title: str = "") -> list[str]:
                     out.append(f"{lead}{head} that {body}")
                     out.append(f"{lead}{head} {ing_form(words[0])} {' '.join(words[1:])}")
                 continue
+            used = _USED_FOR.match(body) if rel in {"that", "which"} else None
+            if used:  # "a method that can be used to build X": "a method for building X"
+                purpose = gerund_of(used.group("verb")) if used.group("verb") else ""
+                out.append(" ".join(p for p in (f"{lead}{head} for", purpose, used.group("rest")) if p))
             out.append(f"{lead}{head} {rel} {body}")
             if rel == "in which":  # the same said differently breaks a copied run
                 out.append(f"{lead}{head} where {body}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import re
+from dataclasses import replace
 
 from relatex.analysis.claims.rhetorical_roles import (
     BACKGROUND,
@@ -257,12 +258,16 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
     text = re.sub(r",(?=[A-Za-z])", ", ", text)  # "a semantic parser,SCISSOR": a space lost in the PDF
     kind = paper_type(text, title)
     found: dict[str, object] = {}
+    second: dict[str, object] = {}
     task = method = result = ""
     broken = truncated_words(f"{title}. {text}")  # "translamodel": never said, so its sentence is left
     for item in roled_sentences(text):
         if broken.intersection(re.findall(r"[a-z]+", item.text)):
             continue
         sentence = mask_inner_periods(item.text)
+        if found and not second and item.role != BACKGROUND:
+            second = _contribution(sentence, title, max_words, cut_clauses) or {}
+            second = {} if second.get("verb") == "show" or second.get("phrase") == found["phrase"] else second
         if not found and item.role != BACKGROUND:
             found = _contribution(sentence, title, max_words, cut_clauses) or {}
             if found and found["verb"] == "show" and item.role not in (OBJECTIVE, RESULT):
@@ -282,10 +287,18 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
             method = _method(sentence, title)
     phrase = unmask(str(found.get("phrase", "")))
     entities = _entities(text, title)
+    found_second = _found(second, task, method, result, entities, kind) if second else None
+    return replace(_found(found, task, method, result, entities, kind), second=found_second,
+                   relations=_relations(phrase, unmask(task), unmask(method), unmask(result), entities, text))
+
+
+def _found(found: dict[str, object], task: str, method: str, result: str, entities: tuple[str, ...],
+           kind: str) -> Contribution:
+    """The contribution a sentence's reading (:func:`_contribution`) gives, with the paper's task,
+    method and result."""
     return Contribution(
-        verb=str(found.get("verb", "")), phrase=phrase, task=unmask(task), method=unmask(method),
-        result=unmask(result), entities=entities,
-        relations=_relations(phrase, unmask(task), unmask(method), unmask(result), entities, text),
+        verb=str(found.get("verb", "")), phrase=unmask(str(found.get("phrase", ""))), task=unmask(task),
+        method=unmask(method), result=unmask(result), entities=entities,
         alternatives=tuple(unmask(a) for a in found.get("alternatives", ()) or ()),  # type: ignore[attr-defined]
         source_verb=str(found.get("source_verb", "")), paper_type=kind,
     )

@@ -100,6 +100,9 @@ class Contribution:
     alternatives: tuple[str, ...] = ()
     source_verb: str = ""  # the abstract's own verb ("present"): the writer says it differently
     paper_type: str = "research"  # survey, dataset, benchmark, position or research (from the abstract's cues)
+    # the abstract's next contribution, said when ``phrase`` cannot be ("This paper considers X" copies a run;
+    # "we propose RippleNet, an end-to-end framework ..." may not)
+    second: Contribution | None = None
 
     @property
     def variants(self) -> tuple[str, ...]:

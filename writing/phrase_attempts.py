@@ -47,7 +47,8 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     """The contribution as it should be said, then ever safer versions: the alternative
     phrasings (appositive completed differently), without asides and a generic modifier
     (:mod:`relatex.writing.phrase_variants`), and shorter cuts, each first with and then
-    without the result and method sentences; then the name alone; never a bare head noun. A bare
+    without the result and method sentences; then the name alone, the abstract's next contribution
+    (:attr:`Contribution.second`) and the title; never a bare head noun. A bare
     kind of thing ("a two-stage learning framework") is completed by its title's purpose first; a
     phrase thinner than the title (:func:`thin_beside_title`) comes after the title's sentence."""
     variants = list(contribution.variants or ("",))
@@ -56,9 +57,10 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         good = [replace(contribution, phrase=v) for v in variants] + [
             replace(contribution, phrase=v, verb="show_bare") for v in variants]
         weak = [replace(contribution, phrase="")]
-    elif contribution.alternatives:  # a completed appositive: its variants, then the name alone
+    elif contribution.alternatives:  # a completed appositive: its variants, the name alone, then the title
         good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
         weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
+        weak.append(replace(contribution, phrase=""))
     else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
         plain = without_asides(lowered_expansions(variants[0], contribution.entities))  # "deep" of "DRE" too
         sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain)]))
@@ -83,6 +85,8 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     out = good + [c for c in map(_with_purpose, later, itertools.repeat(title)) if c]
     out += [c for c in later if _says_a_finding(c)]  # a bare kind of thing with its finding ...
     out += [replace(c, method="", result="") for c in good]
+    if contribution.second:  # the abstract's next contribution, before the title (its own title attempt goes)
+        out += [c for c in attempts(contribution.second, title) if c.phrase]
     out += [replace(c, method="", result="") for c in weak]  # ... or the title say more than the bare kind alone,
     out += [replace(c, method="", result="") for c in later]  # which is still better than a citation list
     ways = list(dict.fromkeys(out))

@@ -1,0 +1,61 @@
+"""Bare appositives completed by their relative clause, their purpose, the title or the name."""
+
+from __future__ import annotations
+
+from relatex.writing.appositives import descriptor_variants
+from relatex.writing.contribution_extract import extract
+from relatex.writing.phrase_attempts import attempts
+
+LEXICONS = ("Semantic knowledge can be a great asset to natural language processing systems. In this paper, "
+            "we present a corpus-based method that can be used to build semantic lexicons for specific "
+            "categories. The input to the system is a small set of seed words for a category.")
+
+
+def test_a_clause_saying_what_a_thing_can_be_used_for_becomes_its_purpose() -> None:
+    variants = descriptor_variants(
+        "a corpus-based method", "a corpus-based method that can be used to build semantic lexicons for specific "
+        "categories.")
+    assert variants[0] == "a corpus-based method for building semantic lexicons"
+    assert descriptor_variants("a tool", "a tool which can be used for the analysis of dialogue corpora")[0] == \
+        "a tool for the analysis of dialogue corpora"
+    assert descriptor_variants("a framework", "a framework which could be employed to rank documents")[0] == \
+        "a framework for ranking documents"
+    # "used to" before an article is no purpose verb ("to the same effect")
+    assert all(" for " not in v for v in descriptor_variants("a measure", "a measure that can be used to the "
+                                                              "same effect"))
+
+
+def test_an_abstracts_use_clause_is_said_without_copying_it() -> None:
+    contribution = extract(LEXICONS, "A Corpus-Based Approach for Building Semantic Lexicons")
+    assert contribution.phrase == "a corpus-based method for building semantic lexicons"
+
+
+def test_a_completed_appositive_falls_back_to_the_title_not_to_a_citation_list() -> None:
+    contribution = extract(LEXICONS, "A Corpus-Based Approach for Building Semantic Lexicons")
+    assert contribution.alternatives
+    assert attempts(contribution, "A Corpus-Based Approach for Building Semantic Lexicons")[-1].phrase == ""
+
+
+RIPPLE = ("To address the sparsity and cold start problem of collaborative filtering, researchers usually make use "
+          "of side information, such as social networks or item attributes, to improve recommendation "
+          "performance. This paper considers the knowledge graph as the source of side information. To address "
+          "the limitations of existing embedding-based and path-based methods for knowledge-graph-aware "
+          "recommendation, we propose RippleNet, an end-to-end framework that naturally incorporates the "
+          "knowledge graph into recommender systems.")
+RIPPLE_TITLE = "RippleNet: Propagating User Preferences on the Knowledge Graph for Recommender Systems"
+
+
+def test_an_adverb_before_the_clauses_verb_is_dropped_as_a_whole_modifier() -> None:
+    variants = descriptor_variants("RippleNet, an end-to-end framework", RIPPLE.split("we propose ")[1].rstrip("."))
+    assert variants[0] == "RippleNet, an end-to-end framework that incorporates the knowledge graph into " \
+        "recommender systems"
+    assert "RippleNet, an end-to-end framework incorporating the knowledge graph into recommender systems" in variants
+
+
+def test_the_abstracts_next_contribution_is_tried_before_the_title() -> None:
+    contribution = extract(RIPPLE, RIPPLE_TITLE)
+    assert contribution.phrase == "the knowledge graph as the source of side information"
+    assert contribution.second is not None and contribution.second.phrase.startswith("RippleNet, an end-to-end")
+    phrases = [c.phrase for c in attempts(contribution, RIPPLE_TITLE)]
+    at = phrases.index(contribution.second.phrase)
+    assert 0 < at < phrases.index("")  # after the first contribution's ways, before the title
