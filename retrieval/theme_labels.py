@@ -26,6 +26,7 @@ from relatex.retrieval.label_forms import (
     written_alone,
 )
 from relatex.retrieval.records import PaperRecord
+from relatex.retrieval.word_classes import is_adjective_like
 
 # Words that make poor theme labels on their own: generic nouns, verbs and common adjectives. They may
 # still appear inside a label phrase ("scientific literature", "dense retrieval").
@@ -72,39 +73,6 @@ _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid v
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
     carlo hessian laplacian euclidean markovian""".split())
-_ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic", "al", "ary", "ly", "ed")
-# nouns that look like adjectives by their ending
-_NOUNS_LIKE_ADJECTIVES = frozenset("""retrieval removal proposal journal signal tutorial interval trial
-    portal terminal material potential manual survival approval topic topics metric metrics logic heuristic
-    heuristics archive archives objective objectives alternative alternatives perspective narrative variable
-    variables table tables summary dictionary library vocabulary boundary embedded""".split())
-
-
-def is_adjective_like(word: str) -> bool:
-    """A word that modifies rather than names (known adjectives, suffix rule, hyphenated modifiers)."""
-    low = word.lower()
-    if low in _NOUNS_LIKE_ADJECTIVES:
-        return False
-    if low in _ADJECTIVES:
-        return True
-    if "-" in low:  # "large-scale", "graph-based", "zero-shot": compound modifiers
-        last = low.rsplit("-", 1)[1]
-        return last in _HYPHEN_MODIFIERS or (last not in _NOUNS_LIKE_ADJECTIVES and is_adjective_like(last))
-    return len(low) > 4 and low.endswith(_ADJECTIVE_SUFFIXES)
-
-
-_ADJECTIVES = frozenset(
-    """good better best high higher low lower large larger small smaller previous recent simple general
-    specific related common strong efficient effective robust scalable fast approximate scientific novel
-    dense sparse open human real random multiple single whole full main key important relevant
-    available new old deep shallow hard easy popular similar particular regular linear nonlinear modular
-    various different important useful accurate appropriate adequate separate private latent joint implicit
-    explicit hidden fine-grained high-quality known given shown seen made done taken found fake false true
-    short long bad free written chosen held kept built brought offline online top parallel""".split()
-)
-_HYPHEN_MODIFIERS = frozenset({"based", "scale", "shot", "level", "aware", "domain", "oriented", "grained", "free",
-                               "like", "driven", "specific", "informed", "augmented", "supervised", "wise", "order",
-                               "end", "time", "step", "art"})
 
 
 _ADVERB = re.compile(r"(?:ally|ately|ently|antly|ively|ously|ingly|edly|fully|ably|ibly|ely|tly|ghly)$")
@@ -131,7 +99,7 @@ def label_term_ok(term: str) -> bool:
     if (words[0].endswith("ing") and words[0] not in _GERUND_NOUNS) or _ADVERB.search(words[0]):
         return False  # "producing summaries", "verifying claims", "closely related problems": no name
     head = words[-1]
-    if is_adjective_like(head) or head in _ADJECTIVES or head in _VAGUE_HEADS:
+    if is_adjective_like(head) or head in _VAGUE_HEADS:
         return False
     if words[0] in _QUANTITY_MODIFIERS and len(words) == 2:
         return False  # "additional features", "several factors": how many, not what

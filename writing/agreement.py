@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.contributions import VERB_CLASSES, plural_head
 
 _VERB_ALT = "|".join(sorted(VERB_CLASSES, key=len, reverse=True))

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, CONCLUSION, RESULT, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
-from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.agreement import adverb, singular_action, third_person
 from relatex.writing.appositives import RELATIVE
 from relatex.writing.contribution_extract import mask_inner_periods, unmask

@@ -9,7 +9,7 @@ import re
 from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import singular
-from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.appositives import gerund_of, is_bare_appositive
 from relatex.writing.contributions import (
     Contribution,

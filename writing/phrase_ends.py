@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.retrieval.word_classes import is_adjective_like
 
 # an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
 INNER_PERIOD = "\u2024"

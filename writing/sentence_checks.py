@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.sentences import split_sentences
-from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.broken_words import broken_word, split_word
 from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable

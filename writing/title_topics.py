@@ -10,7 +10,7 @@ from functools import lru_cache
 from relatex.analysis.claims.claim_words import STOPWORDS, stem
 from relatex.analysis.claims.term_statistics import default_term_statistics
 from relatex.retrieval.label_forms import KNOWN_SPELLINGS, PROPER_WORDS
-from relatex.retrieval.theme_labels import is_adjective_like
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.contributions import FINITE_FORM, has_finite_verb, head_word, keeps_case, with_article
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 

@@ -12,11 +12,11 @@ from relatex.retrieval.label_forms import count_noun_plural, whole_phrase
 from relatex.retrieval.records import PaperRecord
 from relatex.retrieval.theme_labels import (
     GENERIC_LABEL_WORDS,
-    is_adjective_like,
     label_communities,
     label_term_ok,
     title_phrases,
 )
+from relatex.retrieval.word_classes import is_adjective_like
 
 PARSING = [
     ("p1", "Dependency parsing with transition systems", "We study transition-based dependency parsing with beam search."),
