@@ -72,6 +72,7 @@ from relatex.writing.offline_templates import (
     VERBS,
     see_also,
 )
+from relatex.writing.paper_subjects import subjects_said, title_as_subject
 from relatex.writing.paragraph_themes import (
     bridge_words,
     earliest,
@@ -85,8 +86,7 @@ from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
 from relatex.writing.thin_themes import FoldedTheme, ThemeParagraph, folded_themes, list_sentences
-from relatex.writing.title_coverage import leaves_out_title, said_within
-from relatex.writing.title_topics import draft_topic, lowered, title_subject
+from relatex.writing.title_topics import draft_topic, title_subject
 
 __all__ = ["MAX_COPIED_WORDS", "OFFLINE_MARKER", "CopyGuard", "longest_copied_run",
            "write_offline", "write_theme", "assign_aspects"]
@@ -156,7 +156,7 @@ def _paper_sentence(
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
-    subject, work = _title_as_subject(brief, contribution)
+    subject, work = title_as_subject(brief, contribution)
     if subject.lower() in said:
         subject, work = "", True  # the paper by what it does, not by a title subject said already
     if bridge:  # the plain template, which starts with the citation
@@ -180,31 +180,6 @@ def _paper_sentence(
     else:
         text = _sentence(style.pick(PLAIN if previous else PLAIN_FIRST), brief, contribution, style)
     return text + _finding(contribution, style)
-
-
-def _title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str, bool]:
-    """The title as the subject of the paper's sentence, and whether it names a work, where the
-    phrase leaves out most of what the title names ("introduce a new measure of retrieval
-    effectiveness" for "Extending Average Precision to Graded Relevance Judgments"): a title of at
-    most 8 words without a comma, that the phrase adds to ("The PageRank citation ranking ...,
-    who propose PageRank" says one thing twice). ("", True) where not."""
-    if not leaves_out_title(contribution.phrase, brief.record.title):
-        return "", True
-    subject, work = title_subject(brief.record.title, brief.record.abstract or "")
-    title = " ".join(brief.record.title.split()).rstrip(".")
-    if not subject and re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title):
-        subject, work = lowered(title), False  # a gerund phrase: "Extending average precision to ..."
-    if not subject or len(subject.split()) > 8 or "," in subject or said_within(contribution.phrase, subject):
-        return "", True
-    return subject, work
-
-
-def _subjects_said(brief: PaperBrief, text: str) -> set[str]:
-    """The paper's title subjects (as :func:`title_subject` and :func:`_title_as_subject` read them)
-    that ``text`` says."""
-    subject = title_subject(brief.record.title, brief.record.abstract or "")[0]
-    gerund = lowered(" ".join(brief.record.title.split()).rstrip("."))
-    return {s.lower() for s in (subject, gerund) if s and s.lower() in text.lower()}
 
 
 def _finding(contribution: Contribution, style: Style) -> str:
@@ -309,7 +284,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         if text:
             sentences.append(text)
             previous.append(brief)
-            subjects.update(_subjects_said(brief, text))
+            subjects.update(subjects_said(brief, text))
             bridged = bridged or bool(opening)  # one bridge per paragraph
         else:
             listed.append(brief.key)

@@ -7,7 +7,8 @@ import random
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.closings import Style, fits_label
 from relatex.writing.contributions import Contribution, plural_head
-from relatex.writing.offline_writer import _paper_sentence, _title_as_subject
+from relatex.writing.offline_writer import _paper_sentence
+from relatex.writing.paper_subjects import title_as_subject
 from relatex.writing.plan import PaperBrief, WritingPlan
 from relatex.writing.title_topics import lowered, paper_topic, title_subject
 
@@ -23,7 +24,7 @@ def _said(title: str, phrase: str, seeds: int = 6, verb: str = "study") -> list[
 
 def _subject(title: str, phrase: str) -> tuple[str, bool]:
     brief = PaperBrief(key="p", record=PaperRecord(id="p", title=title, abstract=""))
-    return _title_as_subject(brief, Contribution(verb="propose", phrase=phrase))
+    return title_as_subject(brief, Contribution(verb="propose", phrase=phrase))
 
 
 def test_a_title_cut_short_in_its_record_names_no_subject() -> None:
