@@ -265,9 +265,10 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
         if broken.intersection(re.findall(r"[a-z]+", item.text)):
             continue
         sentence = mask_inner_periods(item.text)
-        if found and not second and item.role != BACKGROUND:
+        if found and not second and item.role == OBJECTIVE:  # "we propose X": what the paper offers
             second = _contribution(sentence, title, max_words, cut_clauses) or {}
-            second = {} if second.get("verb") == "show" or second.get("phrase") == found["phrase"] else second
+            offered = second.get("verb") in {"propose", "release"} and second.get("phrase") != found["phrase"]
+            second = second if offered else {}
         if not found and item.role != BACKGROUND:
             found = _contribution(sentence, title, max_words, cut_clauses) or {}
             if found and found["verb"] == "show" and item.role not in (OBJECTIVE, RESULT):

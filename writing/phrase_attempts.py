@@ -85,8 +85,9 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     out = good + [c for c in map(_with_purpose, later, itertools.repeat(title)) if c]
     out += [c for c in later if _says_a_finding(c)]  # a bare kind of thing with its finding ...
     out += [replace(c, method="", result="") for c in good]
-    if contribution.second:  # the abstract's next contribution, before the title (its own title attempt goes)
-        out += [c for c in attempts(contribution.second, title) if c.phrase]
+    if contribution.second:  # the abstract's next contribution, its ways that come before its own title
+        second = attempts(contribution.second, title)
+        out += list(itertools.takewhile(lambda c: bool(c.phrase), second))
     out += [replace(c, method="", result="") for c in weak]  # ... or the title say more than the bare kind alone,
     out += [replace(c, method="", result="") for c in later]  # which is still better than a citation list
     ways = list(dict.fromkeys(out))
