@@ -72,7 +72,8 @@ PRONOUNS = {"we": "they", "our": "their", "us": "them", "ours": "theirs", "ourse
 PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
                            "across", "between", "among", "through", "using", "via", "without", "than"})
 _BAD_RESULT_START = frozenset({"by", "how", "on", "in", "to", "whether", "if", "it", "this", "these", "for",
-                               "the", "they", "there"})
+                               "the", "they", "there", "while", "whilst", "although", "though", "whereas",
+                               "when", "since", "because", "unless"})  # "while there are cases [where ...]"
 EVALUATION_WORDS = re.compile(r"\b(?:recall|precision|accuracy|f1|bleu|rouge|metrics?|scores?|evaluations?|"
                               r"benchmarks?|baselines?|judges?|annotators?)\b", re.I)
 GENERIC_WORDS = frozenset({"AI", "IR", "NLP", "ML", "We", "In", "This", "Our", "The", "A", "An", "I", "II", "III"})

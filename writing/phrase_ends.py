@@ -20,7 +20,8 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "listing", "named", "including", "like", "where", "while", "who", "whose", "relation", "respect",
                        "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
                        "irrespective", "due", "according", "consisting", "composed", "comprised",
-                       "first"})  # "is the first [to ...]"
+                       "first", "some", "many", "several", "few", "each", "every", "any", "thousands",
+                       "hundreds", "millions", "dozens"})  # "is the first [to ...]", "for some [users]"
 
 # nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]",
 # "by means [of]")
@@ -61,11 +62,15 @@ def count_without_noun(words: Sequence[str]) -> bool:
 
 
 _LISTED_MODIFIERS = re.compile(r"\b(?:a|an|the)\s+([\w-]+),\s+[\w-]+\W*$", re.I)
+# "a distribution over source trees, target trees[, and ...]": plural nouns listed without "and"
+_LISTED_NOUNS = re.compile(r"\b(?:of|over|for|on|in|with|from|between|among)\s+(?:[a-z][\w-]*\s+)?"
+                           r"[a-z][\w-]*s,\s+(?!(?:and|or|a|an|the|which|who|that)\b)"
+                           r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?s\W*$")
 
 
-def modifiers_without_noun(text: str) -> bool:
-    """Whether ``text`` ends on an article and a list of modifiers cut before their noun ("a
-    weakly-supervised, general-purpose[, and accurate algorithm]"), not on an appositive name ("a
-    new corpus, Multi-XScience")."""
+def list_cut_short(text: str) -> bool:
+    """Whether ``text`` ends on a list cut before its last item: an article and modifiers without
+    their noun ("a weakly-supervised, general-purpose[, and accurate algorithm]", not the appositive
+    name of "a new corpus, Multi-XScience"), or plural nouns without "and" ("source trees, target trees")."""
     listed = _LISTED_MODIFIERS.search(text)
-    return listed is not None and is_adjective_like(listed.group(1))
+    return listed is not None and is_adjective_like(listed.group(1)) or bool(_LISTED_NOUNS.search(text))

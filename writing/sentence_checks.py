@@ -14,7 +14,7 @@ from relatex.writing.broken_words import broken_word, split_word
 from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
-from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS, modifiers_without_noun
+from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS, list_cut_short
 
 _CITE_TEXTUAL = re.compile(r"\\(?:citet|textcite|citeauthor|Citet|Textcite)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
 _CITE_ANY = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
@@ -87,7 +87,8 @@ _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", 
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
                          "rank", "retrieve", "compare", "perceive", "understand", "adapt", "evolve", "spread"})
 _SECOND_VERB = re.compile(r"\band (?:discuss|present|propose|show|evaluate|describe|introduce|analy[sz]e|"
-                          r"demonstrate|investigate|provide|compare|explore|conclude|outline|report|examine)\b", re.I)
+                          r"demonstrate|investigate|provide|compare|explore|conclude|outline|report|examine|"
+                          r"verify|validate)\b", re.I)
 _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^;:]*)$", re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
@@ -245,8 +246,8 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}' without what it qualifies"
     if last in {"but", "nor"} or (before == "not" and last in {"just", "only", "merely"}):
         return f"ends on '{last}'"
-    if modifiers_without_noun(text):
-        return "a list of modifiers without their noun"
+    if list_cut_short(text):
+        return "a list cut short"
     if before in _ENDING_PREPOSITIONS and is_adjective_like(last):
         return f"ends on '{before} {last}' without its noun"
     if last in _MASS_NOUN_MODIFIERS and re.search(
@@ -321,7 +322,7 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "how participants interact": with what, the reader is not told
     if _SECOND_VERB.search(phrase):
         return False  # "a summary and discuss future work": a second verb that will not agree with the template's
-    if modifiers_without_noun(phrase):
+    if list_cut_short(phrase):
         return False  # "a weakly-supervised, general-purpose": modifiers cut before their noun
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
@@ -381,16 +382,13 @@ _PARTS_OF_WHAT = re.compile(r"the\s+(?:[\w-]+\s+(?:and\s+)?){0,3}(?:features|cha
                             r"factors|dimensions|components)$", re.I)
 KIND_HEADS = _GENERIC_HEADS | {"methodology", "strategy", "scheme", "mechanism", "paradigm", "architecture",
                                "pipeline", "procedure", "measure", "metric", "metrics", "optimization"}
-_KIND_MODIFIERS = frozenset({"user", "pilot", "case", "field", "lab", "laboratory", "empirical", "comparative",
-                             "exploratory", "preliminary", "qualitative", "quantitative", "longitudinal", "controlled",
-                             "large-scale", "crowdsourcing", "crowdsourced",
-                             "evaluation", "prediction", "learning", "three-step", "two-step", "multi-step",
-                             "two-stage", "multi-stage", "unified", "hybrid", "statistical", "probabilistic",
-                             "neural", "deep", "generative", "discriminative", "computational", "automatic",
-                             "automated", "formal", "iterative", "generic", "principled", "flexible", "scalable",
-                             "robust", "supervised", "unsupervised", "theoretical", "mathematical", "analytical",
-                             "data-driven", "rule-based", "corpus-based", "feature-based", "knowledge-based",
-                             "learning-based", "graph-based", "model-based", "predictive"})
+_KIND_MODIFIERS = frozenset("""user pilot case field lab laboratory empirical comparative exploratory
+    preliminary qualitative quantitative longitudinal controlled large-scale crowdsourcing crowdsourced
+    evaluation prediction learning three-step two-step multi-step two-stage multi-stage unified hybrid
+    statistical probabilistic neural deep generative discriminative computational automatic automated formal
+    iterative generic principled flexible scalable robust supervised unsupervised theoretical mathematical
+    analytical data-driven rule-based corpus-based feature-based knowledge-based learning-based graph-based
+    model-based predictive""".split())
 
 
 def _open_relative(text: str) -> bool:

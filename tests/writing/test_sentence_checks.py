@@ -175,6 +175,13 @@ def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
                                  "The Probabilistic Relevance Framework: BM25 and Beyond")
     assert not thin_beside_title("the Berkeley FrameNet project", "The Berkeley FrameNet Project")
     assert not thin_beside_title("the first corpus of reading logs", "A Reading Protocol for Eye Tracking Studies")
+    # ending on a definite noun that only the abstract's earlier sentences say
+    assert thin_beside_title("a comprehensive experimental evaluation of the architecture",
+                             "Topic Propagation in Conversational Search")
+    assert thin_beside_title("three methods for training a neural network for estimating the probabilities",
+                             "Discriminative Training of a Neural Network Statistical Parser")
+    assert not thin_beside_title("a survey of the state of the art", "Dense Retrieval: A Survey")
+    assert not thin_beside_title("a new measure of the structure", "Measuring Graph Structure")  # title says
     # specific enough, or the title says no more
     assert not thin_beside_title("query refinement using eye-tracking", "An Eye-Tracking Study of Query Reformulation")
     assert not thin_beside_title("a standalone neural ranking model", "From Neural Re-Ranking to Neural Ranking: "
@@ -375,3 +382,21 @@ def test_an_amount_cut_after_up_is_incomplete() -> None:
     assert not garbled_reason("This work builds the index up.")
     assert shorten("the approach achieves an improvement of up to 8.5% in MAP over strong baselines", 7) == \
         "the approach achieves an improvement"
+
+
+def test_a_phrase_cut_after_a_quantifier_a_list_item_or_a_second_verb_is_incomplete() -> None:
+    assert not phrase_complete("the reasons for some")  # some of what
+    assert not phrase_complete("an in situ study to collect thousands")
+    assert not phrase_complete("a distribution over source trees, target trees")  # the list lost its end
+    assert not phrase_complete("a generative, phrase-based model and verify")  # verify what
+    assert phrase_complete("a model, SBPR")
+    assert phrase_complete("a process, combining crowdsourcing and computation")
+    assert phrase_complete("a distribution over source trees and target trees")
+
+
+def test_a_finding_never_starts_with_a_subordinate_clause() -> None:
+    from relatex.writing.contribution_extract import extract
+
+    abstract = ("We explore how well phrases cohere across two languages. We demonstrate that while "
+                "there are cases where coherence is poor, there are many regularities.")
+    assert not extract(abstract, "Phrasal Cohesion").result.startswith("while")
