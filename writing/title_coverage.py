@@ -20,6 +20,12 @@ _COUNTED_PARTS = re.compile(r"\b(?:two|three|four|five|several|multiple)\s+(?:as
 # not in its title) says which only through the abstract's earlier sentences
 _POINTS_BACK = re.compile(r"the(?:\s+(?!(?:first|second|third|last|best|largest|main|of|for|in|on|with|to|"
                           r"from|by|at|and|that|which)\b)[a-z][a-z-]*){1,4}")
+# a phrase ending on a bare definite noun that only the abstract's earlier sentences say ("an evaluation of
+# the architecture", "for estimating the probabilities"); "the web" and "the art" say which by themselves
+_DEFINITE_END = re.compile(r"\b(?:of|for|to|on|in|with|from|by|over)\s+(?:[a-z]+ing\s+)?the\s+"
+                           r"(?P<noun>[a-z]+)$")
+_ONE_OF_A_KIND = frozenset({"web", "internet", "art", "world", "literature", "field", "past", "future",
+                            "wild"})
 # words that name no topic ("a new model named X", "the utility of X")
 _TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
 
@@ -33,7 +39,8 @@ def _specific_stems(text: str) -> set[str]:
 def thin_beside_title(phrase: str, title: str) -> bool:
     """A phrase that says less about a paper than its title: parts counted but not named ("two
     aspects of user intent prediction"), a definite phrase saying which only through the abstract
-    ("the reading protocol software"), or, naming nothing, at most two specific words that leave
+    ("the reading protocol software"), one ending on such a definite noun ("an evaluation of the
+    architecture"), or, naming nothing, at most two specific words that leave
     out most of a title of five or more ("similarity matching" for "Personalized Purchase Prediction
     of Market Baskets with Wasserstein-Based Sequence Matching")."""
     if not phrase.strip() or not title.strip():
@@ -41,6 +48,10 @@ def thin_beside_title(phrase: str, title: str) -> bool:
     if _COUNTED_PARTS.search(phrase):
         return True
     if _POINTS_BACK.fullmatch(phrase.strip()) and not said_within(phrase, title):
+        return True
+    end = _DEFINITE_END.search(phrase.strip())
+    if end and end.group("noun") not in _ONE_OF_A_KIND and end.group("noun")[:5] not in {
+            w[:5] for w in re.findall(r"[a-z]+", title.lower())}:
         return True
     first = next((w for w in phrase.split() if w.lower() not in {"a", "an", "the"}), "")
     if keeps_case(first):
