@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from relatex.writing.contributions import Contribution
+from relatex.writing.contributions import Contribution, keeps_case
 from relatex.writing.plan import PaperBrief
 from relatex.writing.title_coverage import leaves_out_title, said_within
 from relatex.writing.title_topics import lowered, title_subject
@@ -15,17 +15,33 @@ def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str
     """The title as the subject of the paper's sentence, and whether it names a work, where the
     phrase leaves out most of what the title names ("introduce a new measure of retrieval
     effectiveness" for "Extending Average Precision to Graded Relevance Judgments"): a title of at
-    most 8 words without a comma, that the phrase adds to ("The PageRank citation ranking ...,
-    who propose PageRank" says one thing twice). ("", True) where not."""
+    most 8 words (12 beside a bare name: "who develop Conv-KNRM") without a comma, that the phrase
+    adds to ("The PageRank citation ranking ..., who propose PageRank" says one thing twice); a
+    name's subtitle ("LightGCN: Simplifying and Powering ..."). ("", True) where not."""
     if not leaves_out_title(contribution.phrase, brief.record.title):
         return "", True
     subject, work = title_subject(brief.record.title, brief.record.abstract or "")
     title = " ".join(brief.record.title.split()).rstrip(".")
+    named = _bare_name(contribution.phrase)  # "LightGCN": only the title says what it is
+    name, _, subtitle = title.partition(": ")
     if not subject and re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title):
         subject, work = lowered(title), False  # a gerund phrase: "Extending average precision to ..."
-    if not subject or len(subject.split()) > 8 or "," in subject or said_within(contribution.phrase, subject):
+    elif not subject and named and name == named.group("name") and re.match(r"[A-Z][a-z]+ing\s", subtitle):
+        subject, work = lowered(subtitle), False  # "LightGCN: Simplifying and Powering ..."
+    too_long = len(subject.split()) > (12 if named else 8)
+    if not subject or too_long or "," in subject or said_within(contribution.phrase, subject):
         return "", True
     return subject, work
+
+
+# a name and nothing that says what it is: "Conv-KNRM", "a new model named LightGCN"
+_BARE_NAME = re.compile(r"(?:an?\s+(?:[a-z-]+\s+){0,3}(?:named|called|dubbed)\s+)?"
+                        r"(?P<name>[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)")
+
+
+def _bare_name(phrase: str) -> re.Match[str] | None:
+    match = _BARE_NAME.fullmatch(phrase)
+    return match if match and keeps_case(match.group("name")) else None
 
 
 def subjects_said(brief: PaperBrief, text: str) -> set[str]:

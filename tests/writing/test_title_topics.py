@@ -195,3 +195,19 @@ def test_a_question_titles_subtitle_is_its_subject() -> None:
     assert not plural_topic(subject) and plural_topic("coarse-to-fine parsing and discriminative reranking")
     for text in _said(title, "user experiments with native English speakers", verb="conduct"):
         assert text.startswith(f"{subject[:1].upper()}{subject[1:]} is the subject of "), text
+
+
+def test_a_bare_name_is_said_beside_what_its_title_says_it_is() -> None:
+    conv = "Convolutional Neural Networks for Soft-Matching N-Grams in Ad-hoc Search"
+    assert _subject(conv, "Conv-KNRM") == (  # 9 words beside a name
+        "convolutional neural networks for soft-matching n-grams in ad-hoc search", False)
+    assert _subject("LightGCN: Simplifying and Powering Graph Convolution Network for Recommendation",
+                    "a new model named LightGCN") == (
+        "simplifying and powering graph convolution network for recommendation", False)
+    said = _said("LightGCN: Simplifying and Powering Graph Convolution Network for Recommendation",
+                 "a new model named LightGCN", verb="propose")
+    opening = "Simplifying and powering graph convolution network for recommendation is "
+    assert any(s.startswith(opening) for s in said)
+    # a phrase that says what the thing is keeps the 8-word limit
+    assert _subject("Convolutional Neural Networks for Soft-Matching N-Grams in Ad-hoc Search",
+                    "a kernel pooling model for ranking") == ("", True)
