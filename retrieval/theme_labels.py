@@ -88,8 +88,8 @@ def label_term_ok(term: str) -> bool:
         return False
     if any(a == b for a, b in zip(words, words[1:], strict=False)):
         return False  # "protest protest"
-    if words and words[-1] in _NAMES_AS_MODIFIERS:
-        return False  # "english", "hidden markov", "international chinese": a modifier without its noun
+    if words and set(words[-1].split("-")) <= _NAMES_AS_MODIFIERS:
+        return False  # "english", "hidden markov", "parallel english-chinese": a modifier without its noun
     if all(w in GENERIC_LABEL_WORDS or w in LANGUAGES for w in words):
         return False  # "english text", "english language"
     if len(words) == 1:
@@ -145,9 +145,6 @@ def _norm(word: str) -> str:
     return word
 
 
-_TITLE_SPLIT = re.compile(r"[:;,.!?()\[\]\u2013\u2014\"']|\s-\s|\s+")
-
-
 def title_phrases(title: str, max_words: int = 3) -> list[str]:
     """Noun-phrase candidates of a title: runs of up to ``max_words`` content words, ending on a noun."""
     out: list[str] = []
@@ -167,9 +164,18 @@ def title_phrases(title: str, max_words: int = 3) -> list[str]:
         for run in runs:  # an English noun phrase ends on its head: only suffixes of a run
             for n in range(min(max_words, len(run)), 1, -1):
                 phrase = run[len(run) - n:]
+                if n < len(run) and _cuts_compound(run[len(run) - n - 1], phrase[0], phrase[1]):
+                    continue
                 if label_term_ok(" ".join(w.lower() for w in phrase)):
                     out.append(" ".join(phrase))
     return out
+
+
+def _cuts_compound(dropped: str, first: str, second: str) -> bool:
+    """Whether a title phrase starting at ``first`` cuts a compound that the word before it opens
+    ("network statistical parser" of "neural network ...", "scale information retrieval")."""
+    compound = is_adjective_like(f"{dropped}-{first}")  # "large scale": "large-scale"
+    return not is_adjective_like(first) and (is_adjective_like(second) or compound)
 
 
 def _surface(phrase: str) -> str:

@@ -172,6 +172,16 @@ def test_languages_and_names_keep_their_capitals_without_abstracts() -> None:
         "Dense Passage Retrieval", "Passage Retrieval"]
 
 
+def test_a_title_phrase_does_not_start_inside_a_compound() -> None:
+    # "neural network statistical parser": "network statistical parser" is no phrase of its own
+    assert title_phrases("Discriminative Training of a Neural Network Statistical Parser") == [
+        "Discriminative Training", "Statistical Parser"]
+    assert "Time Information Retrieval" not in title_phrases("Fast Real Time Information Retrieval")
+    # an adjective opens a phrase
+    assert title_phrases("Fast Semantic Role Labeling")[0] == "Semantic Role Labeling"
+    assert not label_term_ok("parallel english-chinese")  # a language pair modifies a noun, names none
+
+
 def test_a_lone_count_noun_is_named_in_the_plural() -> None:
     assert count_noun_plural("graph", ["We study random graphs and their spectra.", "A graph model."]) == "graphs"
     assert count_noun_plural("graph", ["Each node of a graph has a rank."]) == "graphs"
