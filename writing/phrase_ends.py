@@ -7,12 +7,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relatex.retrieval.label_forms import LANGUAGES
 from relatex.retrieval.word_classes import is_adjective_like
 
 # an inner period ("e.g.", "U.S.") masked while the phrase patterns, which stop at periods, run
 INNER_PERIOD = "\u2024"
 # and the comma of a grouped number ("50,000"), for the same reason
 GROUPING_COMMA = "\u201a"
+# words a phrase cannot end on ("is the first [to ...]", "the reasons for some [users]", "they have [run]")
 DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "on", "with", "by", "from", "that",
                        "which", "as", "at", "its", "their", "capable", "able", "is", "are", "be", "both", "such",
                        "than", "how", "whether", "into", "between", "among", "using", "called", "referred", "more",
@@ -21,7 +23,7 @@ DANGLING = frozenset({"a", "an", "the", "of", "for", "to", "and", "or", "in", "o
                        "order", "terms", "addition", "contrast", "particular", "devoid", "regardless",
                        "irrespective", "due", "according", "consisting", "composed", "comprised",
                        "first", "some", "many", "several", "few", "each", "every", "any", "thousands",
-                       "hundreds", "millions", "dozens"})  # "is the first [to ...]", "for some [users]"
+                       "hundreds", "millions", "dozens", "have", "has", "had", "do", "does", "did"})
 
 # nouns that end a phrase only outside their idiom ("query terms", "word order"; not "in terms [of]",
 # "by means [of]")
@@ -63,7 +65,7 @@ def count_without_noun(words: Sequence[str]) -> bool:
 
 _LISTED_MODIFIERS = re.compile(r"\b(?:a|an|the)\s+([\w-]+),\s+[\w-]+\W*$", re.I)
 # "a distribution over source trees, target trees[, and ...]": plural nouns listed without "and"
-_LISTED_NOUNS = re.compile(r"\b(?:of|over|for|on|in|with|from|between|among)\s+(?:[a-z][\w-]*\s+)?"
+_LISTED_NOUNS = re.compile(r"\b(?:of|over|for|on|in|with|from|between|among)\s+(?:[a-z][\w-]*\s+){0,2}"
                            r"[a-z][\w-]*s,\s+(?!(?:and|or|a|an|the|which|who|that)\b)"
                            r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?s\W*$")
 
@@ -74,3 +76,19 @@ def list_cut_short(text: str) -> bool:
     name of "a new corpus, Multi-XScience"), or plural nouns without "and" ("source trees, target trees")."""
     listed = _LISTED_MODIFIERS.search(text)
     return listed is not None and is_adjective_like(listed.group(1)) or bool(_LISTED_NOUNS.search(text))
+
+
+_NEEDS_OF = frozenset("""estimation basis help means presence absence lack fact number aid course light rest
+    form use end terms performance source top frequency probability importance effect impact role amount
+    degree extent utility value effectiveness usefulness benefits range variety series framework logs
+    acquisition distance difference relationship interplay correlation gap size length fraction proportion
+    portion subset""".split())
+_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy", "improvement"})  # "an indicator [of X]"
+
+
+def lost_of_phrase(last: str, before: str) -> bool:
+    """A noun that needs its of-phrase, ending a phrase after an article ("on the basis.") or any word;
+    a language without its noun ("the translated portion of the Chinese [Treebank]")."""
+    after_article = before in {"the", "a", "an", "new", "novel"}
+    language = before == "the" and last in LANGUAGES
+    return (last in _NEEDS_OF and after_article) or last in _NEEDS_OF_ANYWHERE or language

@@ -14,7 +14,7 @@ from relatex.writing.broken_words import broken_word, split_word
 from relatex.writing.contributions import has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
-from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS, list_cut_short
+from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS, list_cut_short, lost_of_phrase
 
 _CITE_TEXTUAL = re.compile(r"\\(?:citet|textcite|citeauthor|Citet|Textcite)\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
 _CITE_ANY = re.compile(r"\s*~?\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]]*\]){0,2}\{[^{}]*\}")
@@ -43,7 +43,8 @@ _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enable
                            "proposes", "develop", "develops", "describe", "describes", "demonstrate", "improve",
                            "obtain", "achieve", "achieves", "identify", "predict", "capture", "support", "aiming",
                            "leading", "allowing", "enabling", "making", "trying", "seeking", "resulting",
-                           "providing", "requiring", "giving", "helping"})
+                           "providing", "requiring", "giving", "helping", "determine", "compute", "assess",
+                           "quantify", "detect"})
 # a verb of the templates followed by an adverb and a preposition: the object was lost ("study specifically on X")
 _ADVERB_FOR_OBJECT = re.compile(r"\b(?:study|studies|examine|examines|analy[sz]e|analy[sz]es|investigate|"
                                 r"investigates|propose|proposes|present|presents|introduce|introduces|develop|"
@@ -75,13 +76,6 @@ _NEEDS_TERM = frozenset({"comparable", "superior", "inferior", "equivalent", "si
 # "language models for informational.": a preposition's object cut to its first adjective
 _ENDING_PREPOSITIONS = frozenset({"of", "for", "to", "with", "in", "on", "by", "from", "about", "over"})
 # nouns that end a phrase only with their of-phrase ("a model on the basis.")
-_NEEDS_OF = frozenset({"estimation", "basis", "help", "means", "presence", "absence", "lack", "fact", "number", "aid", "course",
-                       "light", "rest", "form", "use", "end", "terms", "performance", "source", "top", "frequency",
-                       "probability", "importance", "effect", "impact", "role", "amount", "degree", "extent",
-                       "utility", "value", "effectiveness", "usefulness", "benefits", "range", "variety", "series",
-                       "framework", "logs", "acquisition", "distance", "difference", "relationship", "interplay",
-                       "correlation", "gap", "size", "length", "fraction", "proportion", "portion", "subset"})
-_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy", "improvement"})  # "an indicator [of X]"
 # plain verbs after a plural subject ("how users search"): a how-clause holding one is whole
 _BARE_VERBS = frozenset({"search", "use", "read", "interact", "behave", "work", "learn", "perform", "respond",
                          "change", "differ", "vary", "engage", "navigate", "browse", "click", "select", "write",
@@ -137,9 +131,9 @@ def _dangles(last: str, before: str) -> bool:
 
 
 # two function words that cannot follow each other ("the and", "a of", "and but", "of of"); "of the",
-# "and a", "or of" are how English joins phrases
+# "and a", "or of" are how English joins phrases; "how to [X] and add", "using of" lost a word
 _DOUBLED_FUNCTION_WORD = re.compile(r"\b(?:(?:the|a|an)\s+(?:and|or|but|of|the|a|an)|(?:and|or|but|of)\s+(?:and|or|but)|"
-                                    r"of\s+of|how\s+to\s+(?:and|or|but))\b", re.I)  # "how to [X] and add"
+                                    r"of\s+of|using\s+of|how\s+to\s+(?:and|or|but))\b", re.I)
 # "we develop a new efficient parsing for ...": an article before a verb form that ends its noun phrase
 _ARTICLE_GERUND = re.compile(r"\b[Aa]n?\s+(?:[\w-]+\s+){0,2}?(?P<verb>[a-z]+ing)(?=\s*(?:[.,;:]|$)|"
                              r"\s(?:for|of|in|on|with|by|from|that|which)\b)")
@@ -261,17 +255,12 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return "ends on 'of state', a cut 'state of the art'"
     if last == "body" and re.search(rf"\b(?:a\s+(?:(?:{_SIZES})\s+)?|the\s+(?:{_SIZES})\s+)body\W*$", text):
         return "ends on 'body' without its of-phrase"  # "over a large body [of text]"
-    if _lost_of_phrase(last, before):
+    if lost_of_phrase(last, before):
         return f"ends on '{before} {last}' without its of-phrase"
     cited_object = re.search(r"\}\s*\.?\s*$", sentence)  # "Other work on X includes~\\citep{a}"
     if last in _NEEDS_OBJECT and before not in {"a", "an", "the", "its", "their"} and not cited_object:
         return f"ends on the verb '{last}' without its object"
     return ""
-
-
-def _lost_of_phrase(last: str, before: str) -> bool:
-    """A noun that needs its of-phrase, ending a phrase after an article ("on the basis.") or any word."""
-    return (last in _NEEDS_OF and before in {"the", "a", "an", "new", "novel"}) or last in _NEEDS_OF_ANYWHERE
 
 
 def well_formed(sentence: str, verbs: frozenset[str] = frozenset()) -> bool:
@@ -305,7 +294,7 @@ def phrase_complete(phrase: str) -> bool:
         return False  # "and in the users", "then applies ...": a fragment of a larger clause
     if last == "part" and before not in {"in", "most"}:
         return False  # "a rule-based part [of speech tagger]": a compound cut at its first word
-    if _lost_of_phrase(last, before):
+    if lost_of_phrase(last, before):
         return False  # "a learning framework on the top [of ...]": said inside a sentence, not only at its end
     if last.endswith("ing") and before in {"of", "for", "to", "by", "in"}:
         return False  # "to tackle this problem by dealing": the gerund lost its object

@@ -400,3 +400,13 @@ def test_a_finding_never_starts_with_a_subordinate_clause() -> None:
     abstract = ("We explore how well phrases cohere across two languages. We demonstrate that while "
                 "there are cases where coherence is poor, there are many regularities.")
     assert not extract(abstract, "Phrasal Cohesion").result.startswith("while")
+
+
+def test_a_phrase_cut_after_an_auxiliary_a_purpose_verb_or_a_language_is_incomplete() -> None:
+    assert not phrase_complete("the associated experiments they have")
+    assert not phrase_complete("three variant syntactic representations to determine")
+    assert not phrase_complete("the translated portion of the Chinese")  # [Treebank]
+    assert phrase_complete("the translated portion of the Chinese Treebank")
+    assert phrase_complete("models for Chinese")
+    assert not phrase_complete("analysis over different response types, model variations")
+    assert not well_formed("They analyse the results using of theories of dyslexia.")
