@@ -39,13 +39,14 @@ _FUNCTION_HEADS = frozenset({"to", "of", "on", "and", "the", "for", "with", "by"
 _PREFIXES = frozenset("""is as at an or be in it if do go no so us me my he ad am id up ab ob un re co de
     bi tri di en em ex im ir il mo out mid pro neo geo bio eco ego uni sub pre non dis mis all any one two
     pan syn sym per com con col cor ant hem hom iso oxy epi exo mal""".split())
-_LONG_WORD = re.compile(r"(?<![\w\-'\\])[a-z]{7,}(?![\w\-'])")
+_LONG_WORD = re.compile(r"(?<![\w'\\])[a-z]{7,}(?![\w\-'])")  # "string-todependency": after a hyphen too
 _LOST_ENDS = frozenset({"tion", "tions", "ition", "itions"})  # what a line break took: "transla|tion"
 _LOST_HYPHEN = re.compile(
     r"([a-z]{4,})(based|driven|inspired|oriented|aware|specific|annotated|labell?ed|tagged|grained)")
 _COMPOUND_PREFIXES = frozenset("""multi inter intra semi meta macro micro pseudo over under hyper super self
     cross ultra extra counter anti auto""".split())
 _SPLIT_PAIR = re.compile(r"(?<![\w\-'\\])([a-z]{1,3}) ([a-z]{4,})(?![\w\-'])")
+_FUNCTION_TAILS = ("for", "of", "to", "the", "with", "from")  # not "and": "thousand"
 _SUFFIX_WORDS = frozenset({"table", "tables", "ability", "abilities", "ableness", "mental", "mentally"})
 
 
@@ -62,6 +63,9 @@ def is_broken(word: str) -> bool:
     lost = _LOST_HYPHEN.fullmatch(word)  # "rulebased", "processinginspired": a compound's hyphen lost
     if lost and lost.group(1) not in _COMPOUND_PREFIXES and _known(lost.group(1)):
         return True
+    glued = next((word[:-len(t)] for t in _FUNCTION_TAILS if word.endswith(t)), "")
+    if len(glued) >= 4 and glued.endswith("s") and not glued.endswith("ss") and _known(glued[:-1]):
+        return True  # "methodsfor", "resultsof": a function word glued to the plural before it
     if _known(word):
         return False
     for i in range(2, len(word) - 4):

@@ -83,7 +83,8 @@ _NEEDS_OF = frozenset("""estimation basis help means presence absence lack fact 
     degree extent utility value effectiveness usefulness benefits range variety series framework logs
     acquisition distance difference relationship interplay correlation gap size length fraction proportion
     portion subset""".split())
-_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy", "improvement"})  # "an indicator [of X]"
+# "an indicator [of X]", "upper and lower bounds [on X]"
+_NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy", "improvement", "bound", "bounds"})
 
 
 def lost_of_phrase(last: str, before: str) -> bool:

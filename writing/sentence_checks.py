@@ -44,7 +44,7 @@ _NEEDS_OBJECT = frozenset({"lead", "leads", "allow", "allows", "enable", "enable
                            "obtain", "achieve", "achieves", "identify", "predict", "capture", "support", "aiming",
                            "leading", "allowing", "enabling", "making", "trying", "seeking", "resulting",
                            "providing", "requiring", "giving", "helping", "determine", "compute", "assess",
-                           "quantify", "detect"})
+                           "quantify", "detect", "include", "includes"})
 # a verb of the templates followed by an adverb and a preposition: the object was lost ("study specifically on X")
 _ADVERB_FOR_OBJECT = re.compile(r"\b(?:study|studies|examine|examines|analy[sz]e|analy[sz]es|investigate|"
                                 r"investigates|propose|proposes|present|presents|introduce|introduces|develop|"

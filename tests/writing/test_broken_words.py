@@ -60,3 +60,13 @@ def test_a_word_split_in_two_by_a_space_is_found_and_its_sentence_garbled() -> N
     assert split_word("a new approach to the information flow") == ""  # whole words
     assert split_word("we use a tree to parse") == ""  # a stop word and a word of its own
     assert "ap proach" in garbled_reason("\\citet{w} propose a syntax-driven ap proach.")
+
+
+def test_a_function_word_glued_to_a_plural_or_a_word_after_a_hyphen_is_broken() -> None:
+    from relatex.writing.broken_words import broken_word, is_broken
+
+    assert is_broken("methodsfor") and is_broken("resultsof")
+    assert broken_word("We introduce different methodsfor combining word alignments.") == "methodsfor"
+    assert broken_word("A string-todependency algorithm for translation.") == "todependency"
+    assert not is_broken("thousand") and not is_broken("understand") and not is_broken("thesaurus")
+    assert broken_word("A state-of-the-art multi-document summarizer.") == ""

@@ -180,6 +180,8 @@ def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
                              "Topic Propagation in Conversational Search")
     assert thin_beside_title("three methods for training a neural network for estimating the probabilities",
                              "Discriminative Training of a Neural Network Statistical Parser")
+    assert thin_beside_title("a cross-domain behavioral attention mechanism to perform the weighting",
+                             "Neural Attentive Cross-Domain Recommendation")
     assert not thin_beside_title("a survey of the state of the art", "Dense Retrieval: A Survey")
     assert not thin_beside_title("a new measure of the structure", "Measuring Graph Structure")  # title says
     # specific enough, or the title says no more
@@ -410,3 +412,5 @@ def test_a_phrase_cut_after_an_auxiliary_a_purpose_verb_or_a_language_is_incompl
     assert phrase_complete("models for Chinese")
     assert not phrase_complete("analysis over different response types, model variations")
     assert not well_formed("They analyse the results using of theories of dyslexia.")
+    assert not phrase_complete("establishes upper and lower bounds")  # on what
+    assert not phrase_complete("links between passage structures, their tree spaces also include")
