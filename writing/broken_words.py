@@ -2,6 +2,8 @@
 
 Abstracts taken from PDFs glue words together at line ends ("toenhance", "theperformance") and
 lose the start of a word with its line ("onstrained", "matranslation" for "machine translation").
+A function word glued after a plural ("methodsfor", "resultsof") is broken too, and words after
+a hyphen are read like any other ("string-todependency", "part-ofspeech").
 A word is broken when the shipped term statistics (document frequencies over scholarly abstracts)
 do not know it but do know its end, and what comes before that end is a function word or a
 fragment of two or three letters that is not a prefix ("un-", "re-", "sub-"). Known words glued
