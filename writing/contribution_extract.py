@@ -22,7 +22,7 @@ from relatex.analysis.claims.rhetorical_roles import (
     paper_type,
     roled_sentences,
 )
-from relatex.writing.appositives import descriptor_variants, is_bare_appositive
+from relatex.writing.appositives import descriptor_variants, gerund_of, is_bare_appositive
 from relatex.writing.broken_words import truncated_words
 from relatex.writing.contributions import (
     _BAD_RESULT_START,
@@ -98,6 +98,9 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
     rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
     rest = _CONCESSIVE.sub("", rest)  # "a simple and heuristic, but effective model": the praise goes, the noun stays
+    doing = re.match(r"\s*to\s+(?!be\b)([a-z]+)\s+(\S.*)", rest)
+    if doing and source_verb in {"propose", "suggest"}:  # "we propose to use X": "propose using X"
+        rest, verb = f"{gerund_of(doing.group(1))} {doing.group(2)}", "propose_doing"
     if verb == "study":  # "we focus our attention on Web sites": what they study is the Web sites
         rest = _ATTENTION.sub("", rest)
     if verb == "propose" and _REPORT_HEAD.match(rest.strip()):

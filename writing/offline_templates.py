@@ -15,6 +15,7 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "release": (("release", "releases"), ("contribute", "contributes")),
     "annotate": (("annotate", "annotates"),),
     "show_bare": (("find", "finds"), ("argue", "argues"), ("report", "reports")),
+    "propose_doing": (("propose", "proposes"), ("suggest", "suggests")),  # "propose using X"
     "extend": (("extend", "extends"), ("adapt", "adapts"), ("augment", "augments")),
     "apply": (("apply", "applies"), ("use", "uses"), ("employ", "employs")),
     "study": (("study", "studies"), ("investigate", "investigates"), ("examine", "examines"),
@@ -30,7 +31,8 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
 # verbs that fit only a phrase with this preposition ("adapt X to Y", "augment X with Y")
 VERB_NEEDS = {"adapt": r"\sto\s", "augment": r"^(?!.*\sto\s).*\swith\s"}
 PARTICIPLES = {"propose": "proposed", "introduce": "introduced", "present": "presented", "develop": "developed",
-               "describe": "described", "release": "released", "define": "defined", "formulate": "formulated"}
+               "describe": "described", "release": "released", "define": "defined", "formulate": "formulated",
+               "suggest": "suggested"}
 
 TOPIC_FIRST = (
     "A first line of work concerns {label}{cites}.",

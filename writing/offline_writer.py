@@ -72,7 +72,7 @@ from relatex.writing.offline_templates import (
     VERBS,
     see_also,
 )
-from relatex.writing.paper_subjects import subjects_said, title_as_subject
+from relatex.writing.paper_subjects import gerund_title, subjects_said, title_as_subject
 from relatex.writing.paragraph_themes import (
     bridge_words,
     earliest,
@@ -144,10 +144,12 @@ def _paper_sentence(
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
         topic, work = title_subject(brief.record.title, brief.record.abstract or "")
+        gerund = "" if topic else gerund_title(brief.record.title)  # "Learning a deep listwise ..."
+        topic = topic or gerund
         if topic.lower() in said:
             return ""  # "Automatic labeling of semantic roles is the subject of ..." twice: the list instead
         if topic:
-            templates = TITLE_WORK if work else TITLE_TOPIC
+            templates = TITLE_WORK if work else TITLE_TOPIC[1:] if gerund and not bridge else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
                 key=brief.key, topic=topic, Topic=capitalise(topic),
                 is_="are" if plural_topic(topic) else "is",
@@ -274,6 +276,10 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
                  s: Style = style, o: str = opening) -> str:
             state, recent = s.rng.getstate(), list(s.recent)
             text = _paper_sentence(b, c, p, plan, s, f, o, subjects, alone=b.key == alone)
+            titled = subjects_said(b, text) - subjects
+            if titled and c.phrase and not guard.ok(text):  # the abstract repeats the title: without it
+                s.rng.setstate(state)
+                text = _paper_sentence(b, c, p, plan, s, f, o, subjects | titled, alone=b.key == alone)
             s.rng.setstate(state)  # the same choice of template on every shortening attempt
             s.recent[:] = recent
             return text

@@ -24,14 +24,21 @@ def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str
     title = " ".join(brief.record.title.split()).rstrip(".")
     named = _bare_name(contribution.phrase)  # "LightGCN": only the title says what it is
     name, _, subtitle = title.partition(": ")
-    if not subject and re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title):
-        subject, work = lowered(title), False  # a gerund phrase: "Extending average precision to ..."
+    if not subject and gerund_title(title):
+        subject, work = gerund_title(title), False  # a gerund phrase: "Extending average precision to ..."
     elif not subject and named and name == named.group("name") and re.match(r"[A-Z][a-z]+ing\s", subtitle):
         subject, work = lowered(subtitle), False  # "LightGCN: Simplifying and Powering ..."
     too_long = len(subject.split()) > (12 if named else 8)
     if not subject or too_long or "," in subject or said_within(contribution.phrase, subject):
         return "", True
     return subject, work
+
+
+def gerund_title(title: str) -> str:
+    """A title that is one gerund phrase ("Extending Average Precision to Graded Relevance
+    Judgments"), lower-cased as a sentence's subject; "" for any other title."""
+    title = " ".join(title.split()).rstrip(".")
+    return lowered(title) if re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title) else ""
 
 
 # a name and nothing that says what it is: "Conv-KNRM", "a new model named LightGCN"

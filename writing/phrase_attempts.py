@@ -18,7 +18,7 @@ from relatex.writing.contributions import (
     shorten,
     without_asides,
 )
-from relatex.writing.phrase_variants import lowered_expansions, without_generic_modifier
+from relatex.writing.phrase_variants import lowered_expansions, name_first, without_generic_modifier
 from relatex.writing.sentence_checks import MODIFIER_STARTS
 from relatex.writing.title_coverage import thin_beside_title
 from relatex.writing.title_topics import paper_topic, title_purpose
@@ -53,6 +53,7 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
     phrase thinner than the title (:func:`thin_beside_title`) comes after the title's sentence."""
     variants = list(contribution.variants or ("",))
     later: list[Contribution] = []
+    variants += [n for n in map(name_first, variants[:1]) if n and n not in variants]  # "SetRank, a model"
     if contribution.verb == "show":  # "find X" without "that", then (a finding cut short is wrong) the title
         good = [replace(contribution, phrase=v) for v in variants] + [
             replace(contribution, phrase=v, verb="show_bare") for v in variants]
@@ -63,7 +64,7 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         weak.append(replace(contribution, phrase=""))
     else:  # the phrase, then without its asides ("(SMT)", "dynamically"), then cuts of both, longest first
         plain = without_asides(lowered_expansions(variants[0], contribution.entities))  # "deep" of "DRE" too
-        sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain)]))
+        sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain), *variants[1:]]))
         sources += [g for g in map(purpose_as_gerund, sources) if g not in sources]  # "to enhance" -> "for enhancing"
         good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
         later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"

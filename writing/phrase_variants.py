@@ -13,7 +13,7 @@ import re
 
 from relatex.retrieval.label_forms import NAME_SPELLINGS
 
-__all__ = ["lowered_expansions", "without_generic_modifier"]
+__all__ = ["lowered_expansions", "name_first", "without_generic_modifier"]
 
 _ACRONYM = re.compile(r"\(([A-Za-z0-9\-]{2,12})\)")
 _TITLE_CASED = re.compile(r"[A-Z][a-z]+(?:-[A-Za-z][a-z]*)*")
@@ -88,3 +88,17 @@ def without_generic_modifier(phrase: str) -> str:
         vowel = bool(re.match(r"[aei]|o(?!ne)|u(?!ni|se|sa|su|ti)", rest))
         article = ("An" if vowel else "A") if article[0].isupper() else ("an" if vowel else "a")
     return f"{article} {rest}"
+
+
+_CALLED = re.compile(r"(?P<kind>(?:a|an)\s+[^,]+?)\s+(?:called|named|dubbed|termed)\s+"
+                     r"(?P<name>[A-Z][\w-]*)(?P<rest>.*)")
+
+
+def name_first(phrase: str) -> str:
+    """"a neural learning-to-rank model called SetRank" said name first, "SetRank, a neural
+    learning-to-rank model": the same claim, which breaks a run copied from the abstract; "" when
+    the phrase names nothing so."""
+    match = _CALLED.fullmatch(phrase.strip())
+    if not match or match.group("rest").strip():
+        return ""
+    return f"{match.group('name')}, {match.group('kind')}"

@@ -46,3 +46,22 @@ def test_a_phrase_too_close_to_its_abstract_loses_a_generic_modifier_before_its_
     shorter = phrases.index("a deep learning framework for rating elicitation")
     by_title = "an end-to-end Deep learning framework for new users in collaborative filtering"
     assert shorter < phrases.index(by_title)
+
+
+def test_a_thing_called_by_a_name_is_also_said_name_first() -> None:
+    from relatex.writing.phrase_variants import name_first
+
+    assert name_first("a neural ranking model called SetRank") == "SetRank, a neural ranking model"
+    assert name_first("a model called SetRank which learns sets") == ""  # more than the name follows
+    abstract = "In this paper, we propose a neural learning-to-rank model called SetRank which learns sets."
+    title = "SetRank: Learning a Permutation-Invariant Ranking Model"
+    phrases = [c.phrase for c in attempts(extract(abstract, title), title)]
+    assert phrases.index("SetRank, a neural learning-to-rank model") < phrases.index("")  # before the title
+
+
+def test_proposing_to_do_something_is_said_as_proposing_doing_it() -> None:
+    abstract = ("Learning to rank has been studied. In this paper, we propose to use the inherent feature "
+                "distributions of the top results to learn a context model.")
+    contribution = extract(abstract, "Learning a Deep Listwise Context Model for Ranking Refinement")
+    assert (contribution.verb, contribution.phrase) == (
+        "propose_doing", "using the inherent feature distributions of the top results")

@@ -211,3 +211,9 @@ def test_a_bare_name_is_said_beside_what_its_title_says_it_is() -> None:
     # a phrase that says what the thing is keeps the 8-word limit
     assert _subject("Convolutional Neural Networks for Soft-Matching N-Grams in Ad-hoc Search",
                     "a kernel pooling model for ranking") == ("", True)
+
+
+def test_a_gerund_title_is_the_subject_of_a_paper_with_no_sayable_phrase() -> None:
+    said = _said("Learning a Deep Listwise Context Model for Ranking Refinement", "")
+    subject = "Learning a deep listwise context model for ranking refinement"
+    assert set(said) == {f"{subject} is the subject of \\citet{{p}}."}
