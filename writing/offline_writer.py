@@ -152,7 +152,7 @@ def _paper_sentence(
             templates = TITLE_WORK if work else TITLE_TOPIC[1:] if gerund and not bridge else TITLE_TOPIC
             return opening + style.pick(templates[:1] if bridge else templates).format(
                 key=brief.key, topic=topic, Topic=capitalise(topic),
-                is_="are" if plural_topic(topic) else "is",
+                is_="are" if plural_topic(topic) and not gerund else "is",  # "Understanding the needs ... is"
                 study="studies" if brief.single_author else "study",
                 present="presents" if brief.single_author else "present")
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list

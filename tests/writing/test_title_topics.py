@@ -217,3 +217,6 @@ def test_a_gerund_title_is_the_subject_of_a_paper_with_no_sayable_phrase() -> No
     said = _said("Learning a Deep Listwise Context Model for Ranking Refinement", "")
     subject = "Learning a deep listwise context model for ranking refinement"
     assert set(said) == {f"{subject} is the subject of \\citet{{p}}."}
+    # a gerund phrase is one activity: "is", whatever its object's number
+    said = _said("Understanding the Needs of Searchers with Dyslexia", "")
+    assert set(said) == {"Understanding the needs of searchers with dyslexia is the subject of \\citet{p}."}
