@@ -10,8 +10,9 @@ from relatex.writing.phrase_ends import dangling_end
 
 _APPOSITIVE = re.compile(r"^(?:(?P<name>[^,]{1,60}),\s+)?(?P<head>(?:a|an|the)\s+\S+(?:\s+\S+)?)$", re.I)
 RELATIVE = re.compile(r"^\s*,?\s*(?P<rel>that|which|who|in which|where|whose)\s+(?P<body>.+)", re.I)
-_BODY_CUT = re.compile(r",|;|:|--|\u2014|\s\(|\s(?:that|which|who|where|whereas|while|because|so that|such that|"
-                       r"thereby|by|through|so as|instead of|rather than)\b|\sand\s(?=[a-z]+s\s)", re.I)
+_BODY_CUT = re.compile(r",|;|:|--|\u2014|\s\u2013\s|\s\(|\s(?:that|which|who|where|whereas|while|because|"
+                       r"so that|such that|thereby|by|through|so as|instead of|rather than)\b|"
+                       r"\sand\s(?=[a-z]+s\s)", re.I)
 _NOT_VERBS = frozenset({"is", "has", "was", "does", "its", "this", "thus", "his", "plus", "as", "us", "yes"})
 _BASE_VERBS = frozenset(VERB_CLASSES) | {"cite", "write", "read", "need", "have", "do", "make", "see", "like", "want",
                                          "prefer", "miss", "get", "take", "give", "know", "say"}

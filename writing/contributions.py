@@ -62,7 +62,8 @@ DATASET = re.compile(r"\b(?:on|using|from)\s+(?:the\s+)?(?P<name>[A-Z][A-Za-z0-9
 NAMED = re.compile(r"\b(?:[A-Z][a-z]*[A-Z][A-Za-z0-9\-]*|[A-Z]{2,}[a-z]?s?)\b")
 _CLAUSE_CUT = re.compile(
     r"\s*(?:,?\s(?:e\u2024g|i\u2024e|cf|viz)\u2024|,\s*(?:which|where|while|whereas|and|but|thus|so|as)\b|\s(?:which|that|where|while|whereas|"
-    r"because|so that|in order to|such that|thereby|based on)\b|,?\sand\s(?:we|they)\b|\s\(|:|--|\u2014|\sand\s(?:also\s|then\s)?(?:"
+    r"because|so that|in order to|such that|thereby|based on)\b|,?\sand\s(?:we|they)\b|\s\(|:|--|\u2014|"
+    r"\s\u2013\s|\sand\s(?:also\s|then\s)?(?:"
     + "|".join(sorted(VERB_CLASSES, key=len, reverse=True)) + r")(?:s|es|d|ed)?\b)",
     re.I,
 )

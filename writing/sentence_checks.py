@@ -23,7 +23,7 @@ _TEMPLATE_VERBS = frozenset(form for forms in VERBS.values() for pair in forms f
     "extend", "extends", "lies", "bears", "draws", "inform", "applies", "take", "takes", "return", "reviews",
     "treat", "build", "differs", "goes", "adds", "relate", "relates", "leave", "leaves", "covers", "focus",
     "focuses", "shows", "suggests", "indicate", "indicates", "report", "reports", "is", "are", "was", "were",
-    "devise", "devises", "survey", "surveys",  # a draft's own verbs (draft_aspects.DRAFT_VERBS)
+    "devise", "devises", "survey", "surveys", "implement", "implements",  # a draft's own verbs
 }
 _IRREGULAR_PARTICIPLES = frozenset({"built", "made", "done", "given", "known", "taken", "found", "shown",
                                     "seen", "written", "chosen", "held", "kept", "led", "put", "set",

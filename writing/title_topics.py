@@ -118,7 +118,9 @@ def _figurative(topic: str) -> bool:
 
 def lowered(part: str) -> str:
     """A title's words lower-cased, except acronyms, names with inner capitals and proper words
-    (in a compound, only its proper parts: "Wasserstein-based", "Arabic-English")."""
+    (in a compound, only its proper parts: "Wasserstein-based", "Arabic-English"); HTML tags of a
+    record's title ("on <i>Steam</i>") left out."""
+    part = re.sub(r"</?[A-Za-z]+>", "", part)
     return " ".join(w if keeps_case(w) else _proper_parts(w) for w in part.split())
 
 

@@ -414,3 +414,13 @@ def test_a_phrase_cut_after_an_auxiliary_a_purpose_verb_or_a_language_is_incompl
     assert not well_formed("They analyse the results using of theories of dyslexia.")
     assert not phrase_complete("establishes upper and lower bounds")  # on what
     assert not phrase_complete("links between passage structures, their tree spaces also include")
+
+
+def test_a_dash_aside_is_cut_a_titles_html_tags_left_out_and_implements_a_verb() -> None:
+    from relatex.writing.contributions import shorten
+    from relatex.writing.title_topics import lowered
+
+    assert shorten("an unsupervised stochastic model \u2013 the only resource they use", 12) == \
+        "an unsupervised stochastic model"
+    assert lowered("Bundle Recommendations on <i>Steam</i>") == "bundle recommendations on steam"
+    assert well_formed("In contrast to these works, our toolkit implements suffix-array grammar extraction.")
