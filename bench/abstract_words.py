@@ -56,7 +56,7 @@ def records(data: Path) -> Iterator[tuple[str, str, str]]:
 def restored_names(title: str, abstract: str) -> list[tuple[str, str]]:
     """(word, the title's noun phrase) for each word whose capital the abstract gives back."""
     plain = title_topics._names_owned(title_topics.paper_topic(" ".join(title.split()).rstrip(".")), abstract)
-    named = title_topics._names_written(plain, abstract)
+    named = title_topics.names_written(plain, abstract)
     pairs = zip(plain.split(), named.split(), strict=True)
     return [(after, named) for before, after in pairs if before != after]
 

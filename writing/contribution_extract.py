@@ -259,6 +259,7 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
     text = " ".join(html.unescape(text or "").split())  # "Deep &amp; Cross": an entity is no sentence end
     text = _FLATTENED_COMMAND.sub(lambda m: m.group("arg") or "", text)  # "textttConv-KNRM": a command
     text = re.sub(r",(?=[A-Za-z])", ", ", text)  # "a semantic parser,SCISSOR": a space lost in the PDF
+    text = re.sub(r"(?<=[a-z])[\u00bb\u00ab\u00b4](?=s\b)", "'", text)  # "a user\u00bbs": an apostrophe
     kind = paper_type(text, title)
     found: dict[str, object] = {}
     second: dict[str, object] = {}

@@ -144,7 +144,7 @@ def _paper_sentence(
         if not (brief.record.abstract or "").strip():
             return ""  # a title alone is no evidence for a sentence: the paper joins the theme's citation list
         topic, work = title_subject(brief.record.title, brief.record.abstract or "")
-        gerund = "" if topic else gerund_title(brief.record.title)  # "Learning a deep listwise ..."
+        gerund = "" if topic else gerund_title(brief.record.title, brief.record.abstract or "")
         topic = topic or gerund
         if topic.lower() in said:
             return ""  # "Automatic labeling of semantic roles is the subject of ..." twice: the list instead

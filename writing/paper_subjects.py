@@ -8,7 +8,7 @@ import re
 from relatex.writing.contributions import Contribution, keeps_case
 from relatex.writing.plan import PaperBrief
 from relatex.writing.title_coverage import leaves_out_title, said_within
-from relatex.writing.title_topics import lowered, title_subject
+from relatex.writing.title_topics import lowered, names_written, title_subject
 
 
 def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str, bool]:
@@ -24,8 +24,9 @@ def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str
     title = " ".join(brief.record.title.split()).rstrip(".")
     named = _bare_name(contribution.phrase)  # "LightGCN": only the title says what it is
     name, _, subtitle = title.partition(": ")
-    if not subject and gerund_title(title):
-        subject, work = gerund_title(title), False  # a gerund phrase: "Extending average precision to ..."
+    gerund = gerund_title(title, brief.record.abstract or "")
+    if not subject and gerund:
+        subject, work = gerund, False  # a gerund phrase: "Extending average precision to ..."
     elif not subject and named and name == named.group("name") and re.match(r"[A-Z][a-z]+ing\s", subtitle):
         subject, work = lowered(subtitle), False  # "LightGCN: Simplifying and Powering ..."
     too_long = len(subject.split()) > (12 if named else 8)
@@ -34,11 +35,14 @@ def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str
     return subject, work
 
 
-def gerund_title(title: str) -> str:
+def gerund_title(title: str, abstract: str = "") -> str:
     """A title that is one gerund phrase ("Extending Average Precision to Graded Relevance
-    Judgments"), lower-cased as a sentence's subject; "" for any other title."""
+    Judgments"), lower-cased as a sentence's subject but for the names its ``abstract`` writes
+    ("... bundle recommendations on Steam"); "" for any other title."""
     title = " ".join(title.split()).rstrip(".")
-    return lowered(title) if re.match(r"[A-Z][a-z]+ing\s", title) and not re.search(r"[:?!]", title) else ""
+    if not re.match(r"[A-Z][a-z]+ing\s", title) or re.search(r"[:?!]", title):
+        return ""
+    return names_written(lowered(title), abstract)
 
 
 # a name and nothing that says what it is: "Conv-KNRM", "a new model named LightGCN"

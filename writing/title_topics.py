@@ -299,7 +299,7 @@ def _around(text: str, start: int, end: int) -> tuple[str, str]:
     return (before.group(1) if before else "", after.group(1) if after else "")
 
 
-def _names_written(topic: str, abstract: str) -> str:
+def names_written(topic: str, abstract: str) -> str:
     """``topic`` with each word its paper's abstract writes as a name restored ("... with
     Wasserstein-based sequence matching"): a word rare in scholarly abstracts, capitalised wherever
     the abstract writes it, once at least inside a sentence between two lower-case words (so not in
@@ -339,18 +339,25 @@ def title_cut_short(title: str, abstract: str) -> bool:
     return any(t.startswith(last) and t[len(last):] not in _INFLECTIONS for t in tokens if len(t) > len(last))
 
 
+# a title part of place or time ("At the End of the Early Years", "Beyond Pooling") is no noun phrase
+_PLACE_OR_TIME = re.compile(r"(?:at|in|on|to|from|with|by|of|for|towards?|beyond|into|over|under|after|"
+                            r"before)\s", re.I)
+
+
 # a writer asks again for each template it tries; a section reads 100 papers at most
 @lru_cache(maxsize=2048)
 def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
     """A paper's title as a noun phrase, and whether it names a work (a paper presents it) rather
     than a subject (a paper studies it); ("", False) when the title reads as neither. A possessive
     or a name is spelled as the paper's ``abstract`` spells it (:func:`_names_owned`,
-    :func:`_names_written`)."""
+    :func:`names_written`)."""
     title = " ".join(title.split()).rstrip(".")
     title = re.sub(r"(?<=[a-z]),(?=[A-Za-z])", ", ", title)  # "A Phrase-Based,Joint Probability Model"
-    topic = _names_written(_names_owned(paper_topic(title), abstract), abstract)
+    topic = names_written(_names_owned(paper_topic(title), abstract), abstract)
     if not topic or re.search(r"\s[A-Za-z]$", topic) or title_cut_short(title, abstract):
         return "", False  # a title cut short in its record ("... via bootstrapping and E")
+    if _PLACE_OR_TIME.match(topic):
+        return "", False  # "at the end of the early years", "beyond pooling": no noun phrase
     kind = names_a_study(topic)  # "(the) analysis of X" is a work; "sentiment analysis" is not
     if kind and topic.lower().startswith("the "):
         topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."

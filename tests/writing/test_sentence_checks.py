@@ -424,3 +424,14 @@ def test_a_dash_aside_is_cut_a_titles_html_tags_left_out_and_implements_a_verb()
         "an unsupervised stochastic model"
     assert lowered("Bundle Recommendations on <i>Steam</i>") == "bundle recommendations on steam"
     assert well_formed("In contrast to these works, our toolkit implements suffix-array grammar extraction.")
+
+
+def test_a_mangled_apostrophe_is_read_as_one_and_a_gerund_title_keeps_its_names() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.paper_subjects import gerund_title
+
+    phrase = extract("In this paper, we propose a module to aggregate a user\u00bbs history.").phrase
+    assert "user's history" in phrase
+    assert gerund_title("Generating and Personalizing Bundle Recommendations on <i>Steam</i>",
+                        "We collect a new dataset from the Steam video game distribution platform.") == \
+        "generating and personalizing bundle recommendations on Steam"

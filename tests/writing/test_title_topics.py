@@ -220,3 +220,8 @@ def test_a_gerund_title_is_the_subject_of_a_paper_with_no_sayable_phrase() -> No
     # a gerund phrase is one activity: "is", whatever its object's number
     said = _said("Understanding the Needs of Searchers with Dyslexia", "")
     assert set(said) == {"Understanding the needs of searchers with dyslexia is the subject of \\citet{p}."}
+
+
+def test_a_title_part_of_place_or_time_is_no_subject() -> None:
+    assert title_subject("Neural Information Retrieval: At the End of the Early Years") == ("", False)
+    assert title_subject("Beyond Pooling") == ("", False)
