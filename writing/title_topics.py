@@ -340,8 +340,8 @@ def title_cut_short(title: str, abstract: str) -> bool:
 
 
 # a title part of place or time ("At the End of the Early Years", "Beyond Pooling") is no noun phrase
-_PLACE_OR_TIME = re.compile(r"(?:at|in|on|to|from|with|by|of|for|towards?|beyond|into|over|under|after|"
-                            r"before)\s", re.I)
+_PLACE_OR_TIME = re.compile(r"(?!in situ\b)(?:at|in|on|to|from|with|by|of|for|towards?|beyond|into|over|"
+                            r"under|after|before)\s", re.I)  # not "In situ and context-aware ... selection"
 
 
 # a writer asks again for each template it tries; a section reads 100 papers at most

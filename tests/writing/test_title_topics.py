@@ -225,3 +225,5 @@ def test_a_gerund_title_is_the_subject_of_a_paper_with_no_sayable_phrase() -> No
 def test_a_title_part_of_place_or_time_is_no_subject() -> None:
     assert title_subject("Neural Information Retrieval: At the End of the Early Years") == ("", False)
     assert title_subject("Beyond Pooling") == ("", False)
+    in_situ = "In Situ and Context-Aware Target Apps Selection for Unified Mobile Search"
+    assert title_subject(in_situ)[0].startswith("in situ and context-aware")
