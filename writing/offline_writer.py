@@ -184,6 +184,25 @@ def _paper_sentence(
     return text + _finding(contribution, style)
 
 
+def _sentence_without_copied_title(
+    brief: PaperBrief, contribution: Contribution, previous: list[PaperBrief], plan: WritingPlan,
+    style: Style, first_of_layer: bool, bridge: str, said: set[str], alone: bool, guard: CopyGuard,
+) -> str:
+    """:func:`_paper_sentence`, said again without its title subject where that copies a run of the
+    abstract (an abstract that repeats its title)."""
+    state = style.rng.getstate()
+    def say(known: set[str]) -> str:
+        return _paper_sentence(brief, contribution, previous, plan, style, first_of_layer, bridge, known,
+                               alone=alone)
+
+    text = say(said)
+    titled = subjects_said(brief, text) - said
+    if titled and contribution.phrase and not guard.ok(text):
+        style.rng.setstate(state)
+        text = say(said | titled)
+    return text
+
+
 def _finding(contribution: Contribution, style: Style) -> str:
     """The result sentence, else the method sentence, that follows what the paper does ("" for none)."""
     if contribution.result and contribution.result.lower() not in contribution.phrase.lower():
@@ -275,11 +294,7 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
         def make(c: Contribution, b: PaperBrief = brief, p: list[PaperBrief] = prior, f: bool = first_of_layer,
                  s: Style = style, o: str = opening) -> str:
             state, recent = s.rng.getstate(), list(s.recent)
-            text = _paper_sentence(b, c, p, plan, s, f, o, subjects, alone=b.key == alone)
-            titled = subjects_said(b, text) - subjects
-            if titled and c.phrase and not guard.ok(text):  # the abstract repeats the title: without it
-                s.rng.setstate(state)
-                text = _paper_sentence(b, c, p, plan, s, f, o, subjects | titled, alone=b.key == alone)
+            text = _sentence_without_copied_title(b, c, p, plan, s, f, o, subjects, b.key == alone, guard)
             s.rng.setstate(state)  # the same choice of template on every shortening attempt
             s.recent[:] = recent
             return text
