@@ -89,7 +89,15 @@ _NEEDS_OF_ANYWHERE = frozenset({"indicator", "predictor", "proxy", "improvement"
 
 def lost_of_phrase(last: str, before: str) -> bool:
     """A noun that needs its of-phrase, ending a phrase after an article ("on the basis.") or any word;
-    a language without its noun ("the translated portion of the Chinese [Treebank]")."""
+    a language without its noun ("the translated portion of the Chinese [Treebank]"); an adjective
+    after its noun without its complement ("a criterion rewarding documents relevant [to the query]")."""
     after_article = before in {"the", "a", "an", "new", "novel"}
     language = before == "the" and last in LANGUAGES
-    return (last in _NEEDS_OF and after_article) or last in _NEEDS_OF_ANYWHERE or language
+    complement = last in _NEEDS_COMPLEMENT and before not in _LINKS_BEFORE_ADJECTIVE
+    return (last in _NEEDS_OF and after_article) or last in _NEEDS_OF_ANYWHERE or language or complement
+
+
+_NEEDS_COMPLEMENT = frozenset({"relevant", "similar", "dissimilar", "related", "equivalent", "comparable",
+                               "identical", "prone", "akin", "applicable"})
+_LINKS_BEFORE_ADJECTIVE = frozenset({"is", "are", "be", "been", "was", "were", "being", "very", "highly",
+                                     "most", "more", "less", "least", "not", "equally", "closely"})

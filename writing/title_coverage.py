@@ -23,7 +23,7 @@ _POINTS_BACK = re.compile(r"the(?:\s+(?!(?:first|second|third|last|best|largest|
 # a phrase ending on a bare definite noun that only the abstract's earlier sentences say ("an evaluation of
 # the architecture", "for estimating the probabilities"); "the web" and "the art" say which by themselves
 _DEFINITE_END = re.compile(r"\b(?:(?:of|for|on|in|with|from|by|over)\s+(?:[a-z]+ing\s+)?|"
-                           r"to\s+(?:[a-z]+\s+)?)the\s+(?P<noun>[a-z]+)$")  # "to perform the weighting"
+                           r"to\s+(?!the\b)[a-z]+\s+)the\s+(?P<noun>[a-z]+)$")  # "to perform the weighting"
 _ONE_OF_A_KIND = frozenset({"web", "internet", "art", "world", "literature", "field", "past", "future",
                             "wild"})
 # words that name no topic ("a new model named X", "the utility of X")

@@ -435,3 +435,14 @@ def test_a_mangled_apostrophe_is_read_as_one_and_a_gerund_title_keeps_its_names(
     assert gerund_title("Generating and Personalizing Bundle Recommendations on <i>Steam</i>",
                         "We collect a new dataset from the Steam video game distribution platform.") == \
         "generating and personalizing bundle recommendations on Steam"
+
+
+def test_an_adjective_after_its_noun_needs_its_complement_and_the_query_is_no_definite_end() -> None:
+    from relatex.writing.title_coverage import thin_beside_title
+
+    assert not phrase_complete("maximal marginal relevance, a criterion rewarding documents relevant")
+    assert phrase_complete("a criterion rewarding documents relevant to the query")
+    assert phrase_complete("documents that are relevant")
+    # "relevant to the query" names no referent the abstract introduced: the phrase is not thin
+    assert not thin_beside_title("a criterion rewarding documents relevant to the query",
+                                 "The Use of MMR, Diversity-Based Reranking for Reordering Documents")
