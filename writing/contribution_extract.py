@@ -290,11 +290,10 @@ def extract(text: str, title: str = "", *, max_words: int = 12, cut_clauses: boo
             result = _result(sentence)
         if not method and item.role == METHOD:
             method = _method(sentence, title)
-    phrase = unmask(str(found.get("phrase", "")))
     entities = _entities(text, title)
-    found_second = _found(second, task, method, result, entities, kind) if second else None
-    return replace(_found(found, task, method, result, entities, kind), second=found_second,
-                   relations=_relations(phrase, unmask(task), unmask(method), unmask(result), entities, text))
+    first = _found(found, task, method, result, entities, kind)
+    return replace(first, second=_found(second, task, method, result, entities, kind) if second else None,
+                   relations=_relations(first.phrase, first.task, first.method, first.result, entities, text))
 
 
 def _found(found: dict[str, object], task: str, method: str, result: str, entities: tuple[str, ...],

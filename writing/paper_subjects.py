@@ -24,10 +24,10 @@ def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str
     title = " ".join(brief.record.title.split()).rstrip(".")
     named = _bare_name(contribution.phrase)  # "LightGCN": only the title says what it is
     name, _, subtitle = title.partition(": ")
-    gerund = gerund_title(title, brief.record.abstract or "")
-    if not subject and gerund:
+    gerund = "" if subject else gerund_title(title, brief.record.abstract or "")
+    if gerund:
         subject, work = gerund, False  # a gerund phrase: "Extending average precision to ..."
-    elif not subject and named and name == named.group("name") and re.match(r"[A-Z][a-z]+ing\s", subtitle):
+    elif not subject and named and name == named.group("name") and _GERUND_START.match(subtitle):
         subject, work = lowered(subtitle), False  # "LightGCN: Simplifying and Powering ..."
     too_long = len(subject.split()) > (12 if named else 8)
     if not subject or too_long or "," in subject or said_within(contribution.phrase, subject):
@@ -35,12 +35,15 @@ def title_as_subject(brief: PaperBrief, contribution: Contribution) -> tuple[str
     return subject, work
 
 
+_GERUND_START = re.compile(r"[A-Z][a-z]+ing\s")  # "Simplifying and Powering ...", "Learning to ..."
+
+
 def gerund_title(title: str, abstract: str = "") -> str:
     """A title that is one gerund phrase ("Extending Average Precision to Graded Relevance
     Judgments"), lower-cased as a sentence's subject but for the names its ``abstract`` writes
     ("... bundle recommendations on Steam"); "" for any other title."""
     title = " ".join(title.split()).rstrip(".")
-    if not re.match(r"[A-Z][a-z]+ing\s", title) or re.search(r"[:?!]", title):
+    if not _GERUND_START.match(title) or re.search(r"[:?!]", title):
         return ""
     return names_written(lowered(title), abstract)
 
