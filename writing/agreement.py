@@ -72,8 +72,15 @@ def plural_topic(topic: str) -> bool:
 def _shared_head(first: str) -> bool:
     """Two modifiers sharing one head ("lexical and phonetic query reformulation"): one thing, named
     twice over, not two things joined."""
+    first = _LATIN_MODIFIER.sub(lambda m: m.group(0).replace(" ", "-"), first)  # "in situ and context-aware"
     found = re.match(r"^(\S+) and (\S+) (?!and\b)\S", first)
-    return found is not None and is_adjective_like(found.group(1)) and is_adjective_like(found.group(2))
+    return found is not None and all(
+        is_adjective_like(word) or _LATIN_MODIFIER.fullmatch(word.replace("-", " ")) for word in found.groups())
+
+
+# Latin phrases that modify a noun as one adjective does ("in situ and context-aware app selection")
+_LATIN_MODIFIER = re.compile(r"\b(?:in situ|ad hoc|a priori|a posteriori|post hoc|de facto|in vivo|in vitro|"
+                             r"in silico)\b", re.I)
 
 
 # pairs joined by "and" that name one thing ("divide and conquer is ...")

@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.word_classes import is_adjective_like
+from relatex.writing.agreement import third_person
 from relatex.writing.appositives import gerund_of, is_bare_appositive
 from relatex.writing.contributions import (
     Contribution,
@@ -59,6 +60,7 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
             replace(contribution, phrase=v, verb="show_bare") for v in variants]
         weak = [replace(contribution, phrase="")]
     elif contribution.alternatives:  # a completed appositive: its variants, the name alone, then the title
+        variants += [r for v in list(variants) for r in (purpose_as_gerund(v), purpose_as_clause(v)) if r not in variants]
         good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
         weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
         weak.append(replace(contribution, phrase=""))
@@ -66,6 +68,7 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         plain = without_asides(lowered_expansions(variants[0], contribution.entities))  # "deep" of "DRE" too
         sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain), *variants[1:]]))
         sources += [g for g in map(purpose_as_gerund, sources) if g not in sources]  # "to enhance" -> "for enhancing"
+        sources += [g for g in map(purpose_as_clause, sources) if g not in sources]  # "for rating" -> "that rates"
         good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
         later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"
         for max_words, source in itertools.product((10, 8, 6, 4), sources):
@@ -172,8 +175,23 @@ def purpose_as_gerund(phrase: str) -> str:
     recommendations" -> "a strategy for enhancing long-tail recommendations"): the same claim in
     other words, which breaks a run copied from the abstract; the phrase itself when there is none."""
     def gerund(match: re.Match[str]) -> str:
-        return f"{match.group(1)} for {gerund_of(match.group(2))}"
+        preposition = "of" if match.group(1).lower() in {"way", "ways"} else "for"  # "a way of measuring"
+        return f"{match.group(1)} {preposition} {gerund_of(match.group(2))}"
     return _PURPOSE.sub(gerund, phrase, count=1)
+
+
+def purpose_as_clause(phrase: str) -> str:
+    """The purpose of a thing said as a relative clause ("PageRank, a method for rating the
+    importance of web pages" -> "PageRank, a method that rates the importance of web pages"): the
+    same claim in other words, which breaks a run copied from the abstract; the phrase itself when
+    it has no such purpose."""
+    def clause(match: re.Match[str]) -> str:
+        if re.search(r"(?:,|\band|\bor)\s+\w+ing\b", phrase[match.end():]):
+            return match.group(0)  # "for tagging and parsing": one verb would leave the other a gerund
+        kind, base = match.group(1), _BASE_OF_GERUND[match.group(2).lower()]
+        plural = kind.lower().endswith("s") and not kind.lower().endswith(("ss", "sis"))
+        return f"{kind} that {base if plural else third_person(base)}"
+    return _GERUND_PURPOSE.sub(clause, phrase, count=1)
 
 
 # verbs that follow a thing's "to" as its purpose ("a model to predict ..."), not a preposition's noun
@@ -185,9 +203,15 @@ _PURPOSE_VERBS = frozenset("""enhance improve rank rerank predict detect identif
     align parse visualize visualise recognize recognise track diversify incorporate utilize utilise balance
     control maximize minimize simulate understand analyse analyze characterize quantify determine distinguish
     differentiate localize enable build construct create design train tune correct verify validate boost
-    facilitate automate remove prevent resolve produce induce acquire harvest disambiguate tag""".split())
-_PURPOSE = re.compile(r"\b(approach|approaches|method|methods|model|models|framework|technique|techniques|"
-                      r"strategy|strategies|system|algorithm|algorithms|tool|solution|mechanism|architecture|"
-                      r"scheme|procedure|metric|measure|network|pipeline|parser|parsers|tagger|taggers|"
-                      r"classifier|classifiers|decoder|grammar|grammars|module|component)\s+to\s+(" +
-                      "|".join(sorted(_PURPOSE_VERBS, key=len, reverse=True)) + r")\b", re.I)
+    facilitate automate remove prevent resolve produce induce acquire harvest disambiguate tag rate score
+    weight sort index match link mine""".split())
+_KINDS = (r"(approach|approaches|method|methods|model|models|framework|technique|techniques|"
+          r"strategy|strategies|system|algorithm|algorithms|tool|solution|mechanism|architecture|"
+          r"scheme|procedure|metric|measure|network|pipeline|parser|parsers|tagger|taggers|"
+          r"classifier|classifiers|decoder|grammar|grammars|module|component)")
+_PURPOSE = re.compile(_KINDS[:-1] + r"|way|ways)\s+to\s+(" + "|".join(sorted(_PURPOSE_VERBS, key=len, reverse=True)) +
+                      r")\b", re.I)
+_BASE_OF_GERUND = {form: verb for verb in _PURPOSE_VERBS  # "model": "modeling" and "modelling"
+                   for form in {gerund_of(verb), verb + "ling" if re.search(r"[aeiou]l$", verb) else gerund_of(verb)}}
+_GERUND_PURPOSE = re.compile(_KINDS + r"\s+for\s+(" + "|".join(sorted(_BASE_OF_GERUND, key=len, reverse=True)) +
+                             r")\b", re.I)

@@ -87,7 +87,7 @@ def without_generic_modifier(phrase: str) -> str:
     if article.lower() in {"a", "an"}:
         vowel = bool(re.match(r"[aei]|o(?!ne)|u(?!ni|se|sa|su|ti)", rest))
         article = ("An" if vowel else "A") if article[0].isupper() else ("an" if vowel else "a")
-    return f"{article} {rest}"
+    return without_generic_modifier(f"{article} {rest}")  # "a scalable end-to-end tree boosting system"
 
 
 _CALLED = re.compile(r"(?P<kind>(?:a|an)\s+[^,]+?)\s+(?:called|named|dubbed|termed)\s+"

@@ -728,3 +728,23 @@ def test_a_paper_the_topic_sentence_cites_alone_is_no_example_of_it() -> None:
     assert not any("One example is" in body for body in alone)
     assert any(re.search(r"is \w+ed by \\citet\{a\}", body) for body in alone)  # the paper named instead
     assert any("One example is" in body for body in bodies([louvain, *near]))  # one of several cited: an example
+
+
+def test_a_purpose_is_said_again_as_a_relative_clause() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.phrase_attempts import attempts, purpose_as_clause, purpose_as_gerund
+
+    assert purpose_as_clause("PageRank, a method for rating the importance of web pages") == \
+        "PageRank, a method that rates the importance of web pages"
+    assert purpose_as_clause("approaches for modelling user intent") == "approaches that model user intent"
+    assert purpose_as_clause("a model for identifying errors") == "a model that identifies errors"
+    assert purpose_as_clause("a method for tagging and parsing") == "a method for tagging and parsing"  # two verbs
+    assert purpose_as_clause("an approach for retrieval") == "an approach for retrieval"  # a noun, not a purpose
+    assert purpose_as_gerund("PageRank, a way to measure the relative importance of web pages") == \
+        "PageRank, a way of measuring the relative importance of web pages"
+    # a completed appositive gets the same rewordings: the abstract's own words would copy ten
+    abstract = ("We introduce PageRank, a way to measure the relative importance of web pages using only the "
+                "hyperlink graph. A page is important when important pages link to it.")
+    title = "The PageRank Citation Ranking: Bringing Order to the Web"
+    said = [a.phrase for a in attempts(extract(abstract, title), title)]
+    assert said.index("PageRank, a way of measuring the relative importance of web pages") < said.index("PageRank")

@@ -35,6 +35,9 @@ def test_a_generic_modifier_goes_with_its_article_mended() -> None:
     assert without_generic_modifier("an efficient user model") == "a user model"
     assert without_generic_modifier("an efficient SVM") == "an efficient SVM"  # "a SVM" would be wrong
     assert without_generic_modifier("a two-stage parser") == "a two-stage parser"  # says what it is
+    # every generic modifier before the head goes, not the first alone (eight words would copy the abstract)
+    assert without_generic_modifier("a scalable end-to-end tree boosting system called XGBoost") == \
+        "a tree boosting system called XGBoost"
 
 
 def test_a_phrase_too_close_to_its_abstract_loses_a_generic_modifier_before_its_purpose() -> None:

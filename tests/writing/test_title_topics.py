@@ -193,6 +193,9 @@ def test_a_question_titles_subtitle_is_its_subject() -> None:
     assert title_subject("What Makes a Query Difficult?") == ("", False)  # a question alone names nothing
     # two modifiers sharing one head name one thing
     assert not plural_topic(subject) and plural_topic("coarse-to-fine parsing and discriminative reranking")
+    # a Latin modifier of two words shares the head too ("in situ and context-aware ... selection is")
+    assert not plural_topic("In situ and context-aware target apps selection for unified mobile search")
+    assert plural_topic("in situ evaluation and crowdsourcing")
     for text in _said(title, "user experiments with native English speakers", verb="conduct"):
         assert text.startswith(f"{subject[:1].upper()}{subject[1:]} is the subject of "), text
 
