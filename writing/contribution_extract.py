@@ -63,7 +63,7 @@ _FLATTENED_COMMAND = re.compile(r"\\?\b(?:texttt|textbf|textit|textsc|textrm|tex
                                 r"emph(?!as|at|ys))(?:\{(?P<arg>[^{}]*)\}|(?=[A-Za-z0-9]))")
 _CONCESSIVE = re.compile(
     r",?\s+(?:but|yet)\s+(?:(?:very|highly|surprisingly|also|still)\s+)?(?:effective|efficient|powerful|accurate|"
-    r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful),?(?=\s+[a-z])", re.I)
+    r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful|novel),?(?=\s+[a-z])", re.I)
 _ATTENTION = re.compile(r"^\s*(?:our|their|its|the)\s+(?:attention|efforts?|focus)\s+(?:on|to|upon)\s+", re.I)
 _REPORT_HEAD = re.compile(
     r"(?:a|an|the|our|some|several)?\s*(?:[a-z-]+\s+){0,2}?"
@@ -96,8 +96,8 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     source_verb = match.group("verb").lower()
     verb = VERB_CLASSES.get(source_verb, "propose")
     rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
-    rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
     rest = _CONCESSIVE.sub("", rest)  # "a simple and heuristic, but effective model": the praise goes, the noun stays
+    rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
     doing = re.match(r"\s*to\s+(?!be\b)([a-z]+)\s+(\S.*)", rest)
     if doing and source_verb in {"propose", "suggest"}:  # "we propose to use X": "propose using X"
         rest, verb = f"{gerund_of(doing.group(1))} {doing.group(2)}", "propose_doing"

@@ -211,8 +211,11 @@ def head_word(phrase: str) -> str:
 
 
 def cut_before_of(phrase: str, short: str) -> bool:
-    """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun."""
-    return phrase.startswith(short) and needs_of(short.split(), phrase[len(short):].split())
+    """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun (or
+    the definite noun phrase it ends on: "the noun phrase antecedents | of third person pronouns")."""
+    before, after = short.split(), phrase[len(short):].split()
+    return phrase.startswith(short) and (needs_of(before, after) or (
+        bool(after) and after[0].lower() == "of" and _definite_noun_phrase(before)))
 
 
 # nouns that mean little without their of-phrase ("the importance | of web pages")
@@ -251,6 +254,18 @@ def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:
     """Whether cutting between ``before`` and ``after`` leaves a noun without the of-phrase it needs."""
     return bool(before and after and after[0].lower() == "of" and (before[-1].lower().strip(",;:") in OF_NOUNS
                 or [w.lower() for w in before[-2:-1]] == ["the"]))  # "the use | of": which use
+
+
+def _definite_noun_phrase(words: Sequence[str]) -> bool:
+    """Whether ``words`` end on a noun phrase opened by "the" ("the use", "the noun phrase
+    antecedents"): which one, its of-phrase says."""
+    for word in reversed(words[-4:-1]):
+        low = word.lower()
+        if low == "the":
+            return True
+        if low in PREPOSITIONS or low.endswith(",") or not re.fullmatch(r"[a-z][\w-]*", low):
+            return False
+    return False
 
 
 def _strip_leading(phrase: str) -> str:

@@ -61,6 +61,9 @@ def test_praise_and_attention_are_dropped_whole() -> None:
     assert praised.phrase == "a simple and heuristic model"
     assert extract("We propose a simple yet effective method for query expansion.").phrase == \
         "a simple method for query expansion"
+    # "novel" goes with its "yet", never alone ("a simple yet method")
+    assert extract("This paper describes a simple yet novel method for constructing sets of 50-best parses."
+                   ).phrase == "a simple method for constructing sets of 50-best parses"
     focus = extract("We focus our attention on Web sites and similar document collections.")
     assert (focus.verb, focus.phrase) == ("study", "Web sites and similar document collections")
 

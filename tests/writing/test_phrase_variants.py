@@ -38,6 +38,7 @@ def test_a_generic_modifier_goes_with_its_article_mended() -> None:
     # every generic modifier before the head goes, not the first alone (eight words would copy the abstract)
     assert without_generic_modifier("a scalable end-to-end tree boosting system called XGBoost") == \
         "a tree boosting system called XGBoost"
+    assert without_generic_modifier("a simple yet efficient method") == "a simple yet efficient method"
 
 
 def test_a_phrase_too_close_to_its_abstract_loses_a_generic_modifier_before_its_purpose() -> None:

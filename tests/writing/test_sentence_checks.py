@@ -446,3 +446,16 @@ def test_an_adjective_after_its_noun_needs_its_complement_and_the_query_is_no_de
     # "relevant to the query" names no referent the abstract introduced: the phrase is not thin
     assert not thin_beside_title("a criterion rewarding documents relevant to the query",
                                  "The Use of MMR, Diversity-Based Reranking for Reordering Documents")
+
+
+def test_a_list_of_compound_modifiers_cut_and_a_definite_noun_cut_from_its_of_phrase_are_incomplete() -> None:
+    from relatex.writing.contributions import cut_before_of
+    from relatex.writing.phrase_ends import list_cut_short
+
+    assert list_cut_short("a method that retrieves counts for adjective-noun, noun-noun")
+    assert not list_cut_short("a model of syntax, semantics and discourse")
+    assert not list_cut_short("the parsing of text, respectively")
+    # "the noun phrase antecedents" of what: the of-phrase says which, whatever the words between
+    assert cut_before_of("an algorithm that identifies the noun phrase antecedents of third person pronouns",
+                         "an algorithm that identifies the noun phrase antecedents")
+    assert not cut_before_of("a parser for news text of high quality", "a parser for news text")
