@@ -75,7 +75,8 @@ def _shared_head(first: str) -> bool:
     first = _LATIN_MODIFIER.sub(lambda m: m.group(0).replace(" ", "-"), first)  # "in situ and context-aware"
     found = re.match(r"^(\S+) and (\S+) (?!and\b)\S", first)
     return found is not None and all(
-        is_adjective_like(word) or _LATIN_MODIFIER.fullmatch(word.replace("-", " ")) for word in found.groups())
+        is_adjective_like(word) or _LATIN_MODIFIER.fullmatch(word.replace("-", " ")) is not None
+        for word in found.groups())
 
 
 # Latin phrases that modify a noun as one adjective does ("in situ and context-aware app selection")

@@ -63,7 +63,8 @@ _FLATTENED_COMMAND = re.compile(r"\\?\b(?:texttt|textbf|textit|textsc|textrm|tex
                                 r"emph(?!as|at|ys))(?:\{(?P<arg>[^{}]*)\}|(?=[A-Za-z0-9]))")
 _CONCESSIVE = re.compile(
     r",?\s+(?:but|yet)\s+(?:(?:very|highly|surprisingly|also|still)\s+)?(?:effective|efficient|powerful|accurate|"
-    r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful|novel),?(?=\s+[a-z])", re.I)
+    r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful|novel),?(?=\s+[a-z])",
+    re.I)
 _ATTENTION = re.compile(r"^\s*(?:our|their|its|the)\s+(?:attention|efforts?|focus)\s+(?:on|to|upon)\s+", re.I)
 _REPORT_HEAD = re.compile(
     r"(?:a|an|the|our|some|several)?\s*(?:[a-z-]+\s+){0,2}?"

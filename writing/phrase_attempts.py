@@ -60,7 +60,8 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
             replace(contribution, phrase=v, verb="show_bare") for v in variants]
         weak = [replace(contribution, phrase="")]
     elif contribution.alternatives:  # a completed appositive: its variants, the name alone, then the title
-        variants += [r for v in list(variants) for r in (purpose_as_gerund(v), purpose_as_clause(v)) if r not in variants]
+        variants += [r for v in list(variants) for r in (purpose_as_gerund(v), purpose_as_clause(v))
+                     if r not in variants]
         good = [replace(contribution, phrase=v) for v in variants if "," in v or not is_bare_appositive(v)]
         weak = [replace(contribution, phrase=v) for v in variants if v not in {g.phrase for g in good}]
         weak.append(replace(contribution, phrase=""))
@@ -68,7 +69,7 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         plain = without_asides(lowered_expansions(variants[0], contribution.entities))  # "deep" of "DRE" too
         sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain), *variants[1:]]))
         sources += [g for g in map(purpose_as_gerund, sources) if g not in sources]  # "to enhance" -> "for enhancing"
-        sources += [g for g in map(purpose_as_clause, sources) if g not in sources]  # "for rating" -> "that rates"
+        sources += [g for g in map(purpose_as_clause, sources) if g not in sources]  # "that rates"
         good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
         later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"
         for max_words, source in itertools.product((10, 8, 6, 4), sources):
@@ -209,9 +210,10 @@ _KINDS = (r"(approach|approaches|method|methods|model|models|framework|technique
           r"strategy|strategies|system|algorithm|algorithms|tool|solution|mechanism|architecture|"
           r"scheme|procedure|metric|measure|network|pipeline|parser|parsers|tagger|taggers|"
           r"classifier|classifiers|decoder|grammar|grammars|module|component)")
-_PURPOSE = re.compile(_KINDS[:-1] + r"|way|ways)\s+to\s+(" + "|".join(sorted(_PURPOSE_VERBS, key=len, reverse=True)) +
-                      r")\b", re.I)
+_PURPOSE = re.compile(_KINDS[:-1] + r"|way|ways)\s+to\s+(" +
+                      "|".join(sorted(_PURPOSE_VERBS, key=len, reverse=True)) + r")\b", re.I)
 _BASE_OF_GERUND = {form: verb for verb in _PURPOSE_VERBS  # "model": "modeling" and "modelling"
-                   for form in {gerund_of(verb), verb + "ling" if re.search(r"[aeiou]l$", verb) else gerund_of(verb)}}
-_GERUND_PURPOSE = re.compile(_KINDS + r"\s+for\s+(" + "|".join(sorted(_BASE_OF_GERUND, key=len, reverse=True)) +
-                             r")\b", re.I)
+                   for form in {gerund_of(verb), verb + "ling" if re.search(r"[aeiou]l$", verb)
+                                else gerund_of(verb)}}
+_GERUND_PURPOSE = re.compile(_KINDS + r"\s+for\s+(" +
+                             "|".join(sorted(_BASE_OF_GERUND, key=len, reverse=True)) + r")\b", re.I)

@@ -67,7 +67,7 @@ _LISTED_MODIFIERS = re.compile(r"\b(?:a|an|the)\s+([\w-]+),\s+[\w-]+\W*$", re.I)
 # "a distribution over source trees, target trees[, and ...]": plural nouns listed without "and"
 _LISTED_NOUNS = re.compile(r"\b(?:of|over|for|on|in|with|from|between|among)\s+(?:[a-z][\w-]*\s+){0,2}"
                            r"[a-z][\w-]*s,\s+(?!(?:and|or|a|an|the|which|who|that)\b)"
-                           r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?s\W*$|"  # or single words: "for adjective-noun, noun-noun"
+                           r"[a-z][\w-]*(?:\s+[a-z][\w-]*)?s\W*$|"  # "for adjective-noun, noun-noun"
                            r"\b(?:of|over|for|on|in|with|from|between|among)\s+[a-z][\w-]*,\s+"
                            r"(?!(?:and|or|a|an|the|which|who|that|respectively)\b)[a-z][\w-]*\W*$")
 

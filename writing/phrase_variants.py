@@ -73,7 +73,8 @@ _GENERIC = ("end-to-end", "large-scale", "real-time", "fine-grained", "general-p
             "easy-to-use", "high-quality", "well-known", "open-source", "simple", "efficient", "effective",
             "unified", "principled", "generic", "flexible", "lightweight", "scalable", "robust")
 _LEADING_GENERIC = re.compile(r"(?P<article>an?|the)\s+(?:(?:novel|new)\s+)?(?:" +
-                              "|".join(map(re.escape, _GENERIC)) + r")\s+(?!(?:yet|and|but|or)\s)(?P<rest>(?-i:[a-z]))", re.I)
+                              "|".join(map(re.escape, _GENERIC)) +
+                              r")\s+(?!(?:yet|and|but|or)\s)(?P<rest>(?-i:[a-z]))", re.I)
 
 
 def without_generic_modifier(phrase: str) -> str:
