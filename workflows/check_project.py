@@ -191,7 +191,7 @@ def load_sources(request: CheckRequest, settings: Settings) -> tuple[LatexProjec
             raise CheckError(f"cannot read {request.path}: {exc}") from exc
         return _bib_only_project(path), {path: bib}
     try:
-        project = latex_project.load_project(find_root(path))
+        project = latex_project.load_project(find_root(path), max_included_bytes=settings.max_document_bytes)
     except (FileNotFoundError, OSError) as exc:
         raise CheckError(f"cannot load the draft {request.path}: {exc}") from exc
     return project, dict(project_checks.load_bibliographies(project, cache_dir=settings.bib_cache_dir()))

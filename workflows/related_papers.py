@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from relatex.analysis.bib.bibtex_model import BibFile
 from relatex.analysis.cancellation import Cancel
-from relatex.analysis.latex.latex_project import find_root, load_project
+from relatex.analysis.latex.latex_project import MAX_INCLUDED_BYTES, find_root, load_project
 from relatex.analysis.latex.project_model import LatexProject
 from relatex.analysis.verification.project_checks import load_bibliographies
 from relatex.config.settings import Settings
@@ -89,12 +89,13 @@ class Draft:
     bibs: Mapping[Path, BibFile]
 
 
-def load_draft(path: Path) -> Draft:
+def load_draft(path: Path, max_included_bytes: int = MAX_INCLUDED_BYTES) -> Draft:
     """The project of ``path`` (any file of it; the root is found) and its bibliographies, from
-    disk. Raises :class:`UseCaseFailed` (``BAD_REQUEST``) when the file does not exist."""
+    disk; an included file larger than ``max_included_bytes`` is not read (one finding at its
+    ``\\input``). Raises :class:`UseCaseFailed` (``BAD_REQUEST``) when the file does not exist."""
     path = path.expanduser().resolve()
     try:
-        project = load_project(find_root(path))
+        project = load_project(find_root(path), max_included_bytes=max_included_bytes)
     except FileNotFoundError as exc:
         raise UseCaseFailed(f"{path} does not exist", BAD_REQUEST) from exc
     return Draft(project, load_bibliographies(project))

@@ -143,7 +143,7 @@ def run(args: argparse.Namespace, engines: Engines) -> int:
         _print_err("--replace only goes with --write")
         return 2
     try:
-        draft = load_draft(Path(args.tex))
+        draft = load_draft(Path(args.tex), engines.settings.max_document_bytes)
         result = generate_section(request_from(args, draft), engines, progress=_progress(args))
     except UseCaseFailed as exc:
         hint = "; nothing written (--fallback-offline uses the offline writer)" \

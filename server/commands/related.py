@@ -134,7 +134,8 @@ def run(args: argparse.Namespace, engines: Engines) -> int:
         print(f"relatex related: {exc}", file=sys.stderr)
         return 2
     try:  # papers found online are added to the knowledge base
-        request = RelatedRequest(load_draft(path), knobs, persist_online=True, citation_edges=tuple(args.citation_edges))
+        draft = load_draft(path, engines.settings.max_document_bytes)
+        request = RelatedRequest(draft, knobs, persist_online=True, citation_edges=tuple(args.citation_edges))
         result = related_papers(request, engines, progress=progress_printer(args.verbose))
     except UseCaseFailed as exc:
         print(f"relatex related: {exc}", file=sys.stderr)

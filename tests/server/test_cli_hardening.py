@@ -33,3 +33,21 @@ def test_check_flags_dangerous_constructs_in_tex_and_bib(tmp_path: Path, capsys:
         ("refs.bib", 2, "warning", "input"),
     ]
     assert (tmp_path / "refs.bib").read_text(encoding="utf-8") == BIB  # flagged, never rewritten
+
+
+def test_check_honours_max_document_bytes_for_an_included_file(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    draft = DRAFT.replace("\\section{Introduction}", "\\input{dump}\n\\section{Intro}")
+    (tmp_path / "main.tex").write_text(draft, encoding="utf-8")
+    (tmp_path / "refs.bib").write_text(BIB, encoding="utf-8")
+    (tmp_path / "dump.tex").write_text("".join(f"Row {i} \\cite{{missing{i}}}.\n" for i in range(3000)),
+                                       encoding="utf-8")
+    (tmp_path / "settings.json").write_text(json.dumps({"maxDocumentBytes": 20_000}), encoding="utf-8")
+    main(["check", "--format", "json", "--config", str(tmp_path / "settings.json"),
+          str(tmp_path / "main.tex")])
+    rows = json.loads(capsys.readouterr().out)
+    [notice] = [r for r in rows if r["code"] == "document-too-large"]
+    assert "dump" in notice["message"] and notice["severity"] == "information"
+    assert not any("missing" in r["message"] for r in rows)  # the file over the limit is not read
+    main(["check", "--format", "json", str(tmp_path / "main.tex")])  # the default limit (2 MB) reads it
+    assert any("missing" in r["message"] for r in json.loads(capsys.readouterr().out))
