@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import re
 
-from relatex.writing.contributions import PREPOSITIONS, PRONOUNS, VERB_CLASSES, keeps_case, with_article
+from relatex.writing.contributions import (
+    PREPOSITIONS,
+    PRONOUNS,
+    VERB_CLASSES,
+    keeps_case,
+    leaves_comparison_open,
+    with_article,
+)
 from relatex.writing.phrase_ends import dangling_end
 
 _APPOSITIVE = re.compile(r"^(?:(?P<name>[^,]{1,60}),\s+)?(?P<head>(?:a|an|the)\s+\S+(?:\s+\S+)?)$", re.I)
@@ -56,7 +63,8 @@ def _clause_body(body: str, max_words: int) -> str:
         body = body[:cut.start()]
     words = [PRONOUNS.get(w.lower(), w) for w in body.split()]
     if len(words) > max_words:
-        cuts = [i for i in range(3, max_words + 1) if words[i].lower() in PREPOSITIONS]
+        cuts = [i for i in range(3, max_words + 1) if words[i].lower() in PREPOSITIONS
+                and not leaves_comparison_open(words[:i], words[i:])]
         words = words[:cuts[-1]] if cuts else words[:max_words]
     while words and dangling_end(words):
         words.pop()

@@ -65,6 +65,10 @@ _CONCESSIVE = re.compile(
     r",?\s+(?:but|yet)\s+(?:(?:very|highly|surprisingly|also|still)\s+)?(?:effective|efficient|powerful|accurate|"
     r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful|novel),?(?=\s+[a-z])",
     re.I)
+# a place in the paper or its system said between the verb and its object ("in this paper", "in LIRE")
+_WHERE_FIRST = re.compile(r"^\s*(?:in|within)\s+(?:this\s+(?:paper|work|article|study)|"
+                          r"(?:Section|Sect\.|§)\s*\d+|particular|detail|addition|[A-Z][\w-]*)\s*,?\s+"
+                          r"(?=(?:a|an|the)\s)")
 _ATTENTION = re.compile(r"^\s*(?:our|their|its|the)\s+(?:attention|efforts?|focus)\s+(?:on|to|upon)\s+", re.I)
 _REPORT_HEAD = re.compile(
     r"(?:a|an|the|our|some|several)?\s*(?:[a-z-]+\s+){0,2}?"
@@ -97,6 +101,7 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     source_verb = match.group("verb").lower()
     verb = VERB_CLASSES.get(source_verb, "propose")
     rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
+    rest = _WHERE_FIRST.sub("", rest)  # "we propose in LIRE a way of ...": where it is said is no part of it
     rest = _CONCESSIVE.sub("", rest)  # "a simple and heuristic, but effective model": the praise goes, the noun stays
     rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
     doing = re.match(r"\s*to\s+(?!be\b)([a-z]+)\s+(\S.*)", rest)

@@ -139,7 +139,8 @@ def shorten(phrase: str, max_words: int = 10, *, cut_clauses: bool = True, stric
             return ""
         cuts = [i for i in range(4, max_words + 1) if words[i].lower() in PREPOSITIONS]
         # "the importance | of web pages": an of-phrase completes its noun, cut elsewhere if possible
-        cuts = [i for i in cuts if not needs_of(words[:i], words[i:]) and i >= 0.6 * max_words] or cuts
+        cuts = [i for i in cuts if not needs_of(words[:i], words[i:]) and i >= 0.6 * max_words
+                and not leaves_comparison_open(words[:i], words[i:])] or cuts
         words = words[:cuts[-1]] if cuts else words[:max_words]
         comma = max((i for i, w in enumerate(words[:-1]) if w.endswith(",")), default=-1)
         if comma >= 3 and len(words) - comma - 1 <= 2 and words[comma - 1].lower() not in {"a", "an", "the"}:
@@ -214,7 +215,7 @@ def cut_before_of(phrase: str, short: str) -> bool:
     """Whether ``short`` is ``phrase`` cut just before an of-phrase that completes its last noun (or
     the definite noun phrase it ends on: "the noun phrase antecedents | of third person pronouns")."""
     before, after = short.split(), phrase[len(short):].split()
-    return phrase.startswith(short) and (needs_of(before, after) or (
+    return phrase.startswith(short) and (needs_of(before, after) or leaves_comparison_open(before, after) or (
         bool(after) and after[0].lower() == "of" and _definite_noun_phrase(before)))
 
 
@@ -254,6 +255,13 @@ def needs_of(before: Sequence[str], after: Sequence[str]) -> bool:
     """Whether cutting between ``before`` and ``after`` leaves a noun without the of-phrase it needs."""
     return bool(before and after and after[0].lower() == "of" and (before[-1].lower().strip(",;:") in OF_NOUNS
                 or [w.lower() for w in before[-2:-1]] == ["the"]))  # "the use | of": which use
+
+
+def leaves_comparison_open(before: Sequence[str], after: Sequence[str]) -> bool:
+    """Whether cutting between ``before`` and ``after`` leaves a comparison without what it is
+    compared with ("to compare a path | with a group of paths")."""
+    return bool(after) and after[0].lower() in {"with", "to", "against", "from"} and any(
+        re.match(r"(?:compar|contrast|distinguish|differentiat)", w.lower()) for w in before[-4:])
 
 
 def _definite_noun_phrase(words: Sequence[str]) -> bool:

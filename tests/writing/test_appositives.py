@@ -59,3 +59,15 @@ def test_the_abstracts_next_contribution_is_tried_before_the_title() -> None:
     phrases = [c.phrase for c in attempts(contribution, RIPPLE_TITLE)]
     at = phrases.index(contribution.second.phrase)
     assert 0 < at < phrases.index("")  # after the first contribution's ways, before the title
+
+
+def test_a_comparison_is_never_cut_from_what_it_compares_with() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.contributions import cut_before_of
+
+    abstract = ("To meet this challenge, we present a preliminary approach that involves a graphical "
+                "visualization to compare a path with a group of paths.")
+    contribution = extract(abstract, "Eye Tracking and Online Search: Lessons Learned and Challenges")
+    said = [contribution.phrase, *contribution.alternatives]
+    assert not any(p.endswith("to compare a path") for p in said), said
+    assert cut_before_of("a method to compare a path with a group of paths", "a method to compare a path")

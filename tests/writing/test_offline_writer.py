@@ -64,6 +64,11 @@ def test_praise_and_attention_are_dropped_whole() -> None:
     # "novel" goes with its "yet", never alone ("a simple yet method")
     assert extract("This paper describes a simple yet novel method for constructing sets of 50-best parses."
                    ).phrase == "a simple method for constructing sets of 50-best parses"
+    # where it is said, between the verb and its object, is no part of what is proposed
+    assert extract("Furthermore, we propose in LIRE a novel way of weighting items within item lists."
+                   ).phrase == "a way of weighting items within item lists"
+    assert extract("We present in this paper a method for parsing.").phrase == "a method for parsing"
+    assert extract("We study in detail the effect of noise.").phrase == "the effect of noise"
     focus = extract("We focus our attention on Web sites and similar document collections.")
     assert (focus.verb, focus.phrase) == ("study", "Web sites and similar document collections")
 
