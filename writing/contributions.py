@@ -286,6 +286,7 @@ def _strip_leading(phrase: str) -> str:
 
 def keeps_case(word: str) -> bool:
     """Acronyms and names keep their capitals (BERT, LexRank); Title-Case words do not (Retrieval-Augmented)."""
+    word = word.strip("()[]\"'`,;:.")  # "(Monolingual)" is a capitalised word, not a name
     return any(c.isupper() for part in re.split(r"[-\u2010\u2011]", word) for c in part[1:])
 
 

@@ -102,7 +102,7 @@ TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
 )
 TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of written versus spoken queries")
     "\\citet{{{key}}} {present} {topic}.",
-    "{Topic} is presented by \\citet{{{key}}}.",
+    "{Topic} {is_} presented by \\citet{{{key}}}.",  # "Experiments with ... are presented by"
 )
 # the first paper of a paragraph whose title and abstract do not name the paragraph's label: away
 # from it when they share no word with it, else beside it (neither names the label: the claim checker

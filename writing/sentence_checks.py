@@ -316,8 +316,8 @@ def phrase_complete(phrase: str) -> bool:
     if "?" in phrase or re.search(r"\b(?:her|his|she|he|him)\b", phrase, re.I):
         return False  # "her past searches": a person the reader never met
     if re.search(r"\b(?:these|those|this|such|aforementioned|above|the following|"
-                 r"the (?:two|three|four|other) \w+)\b", phrase, re.I):
-        return False  # "these baseline models", "the three properties": refers to what the reader never saw
+                 r"the (?:two|three|four|other|different|various|respective) \w+)\b", phrase, re.I):
+        return False  # "these baseline models", "the different tracks": refers to what the reader never saw
     return not vague(phrase) and not _open_relative(phrase)
 
 

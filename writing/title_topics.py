@@ -274,6 +274,10 @@ def _proper(word: str) -> bool:
 
 # a title naming an event or a report is presented, not studied ("present the SIGIR 2016 workshop on ...")
 _EVENT_OR_REPORT = frozenset({"workshop", "tutorial", "overview", "report", "track", "proceedings", "keynote"})
+# a title naming what its paper reports ("Experiments with a Higher-Order Projective Dependency Parser"):
+# presented, not studied ("study experiments with ..."), and without an article
+_REPORTED = frozenset({"experiments", "experiences", "lessons", "results", "findings", "observations",
+                       "reflections", "insights"})
 
 
 def _names_owned(topic: str, abstract: str) -> str:
@@ -363,6 +367,8 @@ def title_subject(title: str, abstract: str = "") -> tuple[str, bool]:
         topic = topic[4:]  # "present an analysis of voice queries", not "study the analysis of ..."
     head = head_word(topic).lower()
     shared_task = head == "task" and bool(re.search(r"\bshared\s+task\b", topic, re.I))  # a subject, named
+    if head in _REPORTED and topic.split()[0].lower() == head:
+        return topic, True  # "present experiments with a higher-order projective dependency parser"
     work = bool(re.match(r"(?:a|an)\s", topic)) or head in _EVENT_OR_REPORT or kind
     first = topic.split()[0]
     owned = re.search(r"['\u2019]s$", first)  # "Stanford's ... system": the possessive is its determiner

@@ -459,3 +459,10 @@ def test_a_list_of_compound_modifiers_cut_and_a_definite_noun_cut_from_its_of_ph
     assert cut_before_of("an algorithm that identifies the noun phrase antecedents of third person pronouns",
                          "an algorithm that identifies the noun phrase antecedents")
     assert not cut_before_of("a parser for news text of high quality", "a parser for news text")
+
+
+def test_the_different_tracks_point_back_into_the_abstract() -> None:
+    from relatex.writing.sentence_checks import phrase_complete
+
+    assert not phrase_complete("the tasks of the different tracks")
+    assert phrase_complete("a comparison of different methods")

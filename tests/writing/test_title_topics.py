@@ -230,3 +230,14 @@ def test_a_title_part_of_place_or_time_is_no_subject() -> None:
     assert title_subject("Beyond Pooling") == ("", False)
     in_situ = "In Situ and Context-Aware Target Apps Selection for Unified Mobile Search"
     assert title_subject(in_situ)[0].startswith("in situ and context-aware")
+
+
+def test_a_title_naming_what_its_paper_reports_is_presented_and_a_bracketed_word_is_lowered() -> None:
+    title = "Experiments with a Higher-Order Projective Dependency Parser"
+    assert title_subject(title) == ("experiments with a higher-order projective dependency parser", True)
+    topic = "experiments with a higher-order projective dependency parser"
+    said = set(_said(title, "", seeds=8))
+    assert said == {f"\\citet{{p}} present {topic}.", f"E{topic[1:]} are presented by \\citet{{p}}."}, said
+    assert lowered("Bilingually-Constrained (Monolingual) Shift-Reduce Parsing") == \
+        "bilingually-constrained (monolingual) shift-reduce parsing"
+    assert lowered("The (BERT) Model") == "the (BERT) model"
