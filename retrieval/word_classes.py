@@ -7,7 +7,8 @@ _ADJECTIVE_SUFFIXES = ("ous", "ful", "less", "ical", "ive", "able", "ible", "ic"
 _NOUNS_LIKE_ADJECTIVES = frozenset("""retrieval removal proposal journal signal tutorial interval trial
     portal terminal material potential manual survival approval topic topics metric metrics logic heuristic
     heuristics archive archives objective objectives alternative alternatives perspective narrative variable
-    variables table tables summary dictionary library vocabulary boundary embedded""".split())
+    variables table tables summary dictionary library vocabulary boundary embedded family assembly anomaly
+    monopoly supply reply""".split())
 
 
 def is_adjective_like(word: str) -> bool:

@@ -15,7 +15,9 @@ from relatex.writing.contributions import (
 )
 from relatex.writing.phrase_ends import dangling_end
 
-_APPOSITIVE = re.compile(r"^(?:(?P<name>[^,]{1,60}),\s+)?(?P<head>(?:a|an|the)\s+\S+(?:\s+\S+)?)$", re.I)
+# "node2vec, an algorithm", "ROUGE, a family of measures"
+_APPOSITIVE = re.compile(r"^(?:(?P<name>[^,]{1,60}),\s+)?(?P<head>(?:a|an|the)\s+"
+                         r"(?:(?P<group>family|set|suite|collection|class)\s+of\s+\S+|\S+(?:\s+\S+)?))$", re.I)
 RELATIVE = re.compile(r"^\s*,?\s*(?P<rel>that|which|who|in which|where|whose)\s+(?P<body>.+)", re.I)
 _BODY_CUT = re.compile(r",|;|:|--|\u2014|\s\u2013\s|\s\(|\s(?:that|which|who|where|whereas|while|because|"
                        r"so that|such that|thereby|by|through|so as|instead of|rather than)\b|"
@@ -110,7 +112,11 @@ def descriptor_variants(phrase: str, rest: str, title: str = "") -> list[str]:
                 continue
             if rel in {"that", "which", "who"} and words[0].lower() not in _MODALS:
                 following = words[1] if len(words) > 1 else ""
-                if _is_third_person_verb(words[0], following):
+                if match.group("group") and following.lower() in {"a", "an", "the", "each", "their", "its"} \
+                        and _is_third_person_verb(f"{words[0]}s", following):  # "measures that score a ..."
+                    out.append(f"{lead}{head} that {body}")
+                    out.append(f"{lead}{head} {gerund_of(words[0])} {' '.join(words[1:])}")
+                elif _is_third_person_verb(words[0], following):
                     out.append(f"{lead}{head} that {body}")
                     out.append(f"{lead}{head} {ing_form(words[0])} {' '.join(words[1:])}")
                 continue

@@ -71,3 +71,16 @@ def test_a_comparison_is_never_cut_from_what_it_compares_with() -> None:
     said = [contribution.phrase, *contribution.alternatives]
     assert not any(p.endswith("to compare a path") for p in said), said
     assert cut_before_of("a method to compare a path with a group of paths", "a method to compare a path")
+
+
+def test_a_family_of_measures_is_completed_by_what_its_members_do() -> None:
+    from relatex.writing.appositives import descriptor_variants, is_bare_appositive
+
+    assert is_bare_appositive("ROUGE, a family of measures")
+    rest = " a family of measures that score a candidate summary by its overlap with human summaries."
+    variants = descriptor_variants("ROUGE, a family of measures", rest)
+    assert variants[:2] == ["ROUGE, a family of measures that score a candidate summary",
+                            "ROUGE, a family of measures scoring a candidate summary"], variants
+    # a plural verb only where its object follows: "measures that human judges prefer" names no verb
+    judged = " a family of measures that human judges prefer."
+    assert descriptor_variants("ROUGE, a family of measures", judged) == ["ROUGE"]

@@ -466,3 +466,11 @@ def test_the_different_tracks_point_back_into_the_abstract() -> None:
 
     assert not phrase_complete("the tasks of the different tracks")
     assert phrase_complete("a comparison of different methods")
+
+
+def test_a_family_of_measures_is_a_noun_and_its_members() -> None:
+    from relatex.retrieval.word_classes import is_adjective_like
+    from relatex.writing.sentence_checks import well_formed
+
+    assert not is_adjective_like("family") and is_adjective_like("friendly")
+    assert well_formed("Further afield, \\citet{k} presents ROUGE, a family of measures.")
