@@ -187,12 +187,19 @@ def purpose_as_clause(phrase: str) -> str:
     same claim in other words, which breaks a run copied from the abstract; the phrase itself when
     it has no such purpose."""
     def clause(match: re.Match[str]) -> str:
-        if re.search(r"(?:,|\band|\bor)\s+\w+ing\b", phrase[match.end():]):
+        after = phrase[match.end():]
+        if re.search(r"(?:,|\band|\bor)\s+\w+ing\b", after):
             return match.group(0)  # "for tagging and parsing": one verb would leave the other a gerund
+        if not re.match(r"\s+\S", after) or _COMPOUND_HEAD.match(after):
+            return match.group(0)  # "for identifying" without its object; "for rating prediction": a compound
         kind, base = match.group(1), _BASE_OF_GERUND[match.group(2).lower()]
         plural = kind.lower().endswith("s") and not kind.lower().endswith(("ss", "sis"))
         return f"{kind} that {base if plural else third_person(base)}"
     return _GERUND_PURPOSE.sub(clause, phrase, count=1)
+
+
+# a noun after the gerund that makes the two one compound ("rating prediction"), unless an of-phrase follows
+_COMPOUND_HEAD = re.compile(r"\s+[a-z]+(?:tion|sion|ment|ance|ence|ness|ity)\b(?!\s+of\b)")
 
 
 # verbs that follow a thing's "to" as its purpose ("a model to predict ..."), not a preposition's noun

@@ -749,6 +749,11 @@ def test_a_purpose_is_said_again_as_a_relative_clause() -> None:
     # two verbs (one would leave the other a gerund); a noun, not a purpose
     assert purpose_as_clause("a method for tagging and parsing") == "a method for tagging and parsing"
     assert purpose_as_clause("an approach for retrieval") == "an approach for retrieval"
+    # a gerund without its object, or one that modifies a noun ("rating prediction"), is no verb
+    assert purpose_as_clause("a preference elicitation framework for identifying") == \
+        "a preference elicitation framework for identifying"
+    assert purpose_as_clause("a latent variable model for rating prediction") == \
+        "a latent variable model for rating prediction"
     assert purpose_as_gerund("PageRank, a way to measure the relative importance of web pages") == \
         "PageRank, a way of measuring the relative importance of web pages"
     # a completed appositive gets the same rewordings: the abstract's own words would copy ten
