@@ -22,6 +22,7 @@ from relatex.analysis.claims.rhetorical_roles import (
     paper_type,
     roled_sentences,
 )
+from relatex.retrieval.label_forms import LANGUAGES
 from relatex.writing.appositives import descriptor_variants, gerund_of, is_bare_appositive
 from relatex.writing.broken_words import truncated_words
 from relatex.writing.contributions import (
@@ -66,7 +67,7 @@ _CONCESSIVE = re.compile(
     r"robust|fast|scalable|practical|competitive|strong|elegant|general|flexible|useful|novel),?(?=\s+[a-z])",
     re.I)
 # a place in the paper or its system said between the verb and its object ("in this paper", "in LIRE")
-_WHERE_FIRST = re.compile(r"^\s*(?:in|within)\s+(?:this\s+(?:paper|work|article|study)|"
+_WHERE_FIRST = re.compile(r"^\s*(?:in|within)\s+(?P<place>this\s+(?:paper|work|article|study)|"
                           r"(?:Section|Sect\.|§)\s*\d+|particular|detail|addition|[A-Z][\w-]*)\s*,?\s+"
                           r"(?=(?:a|an|the)\s)")
 _ATTENTION = re.compile(r"^\s*(?:our|their|its|the)\s+(?:attention|efforts?|focus)\s+(?:on|to|upon)\s+", re.I)
@@ -101,7 +102,9 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     source_verb = match.group("verb").lower()
     verb = VERB_CLASSES.get(source_verb, "propose")
     rest = re.sub(r"\s*\([^()]{0,60}\)", "", match.group("rest"))  # "(MMR)": asides
-    rest = _WHERE_FIRST.sub("", rest)  # "we propose in LIRE a way of ...": where it is said is no part of it
+    where = _WHERE_FIRST.match(rest)  # "we propose in LIRE a way of ...": where it is said is no part of it
+    if where and where.group("place").lower() not in LANGUAGES:  # "in English a parser" says which parser
+        rest = rest[where.end():]
     rest = _CONCESSIVE.sub("", rest)  # "a simple and heuristic, but effective model": the praise goes, the noun stays
     rest = _fix_articles(re.sub(r"\bnovel\s+", "", rest, flags=re.I))  # puffery, and a copied run less
     doing = re.match(r"\s*to\s+(?!be\b)([a-z]+)\s+(\S.*)", rest)

@@ -69,6 +69,8 @@ def test_praise_and_attention_are_dropped_whole() -> None:
                    ).phrase == "a way of weighting items within item lists"
     assert extract("We present in this paper a method for parsing.").phrase == "a method for parsing"
     assert extract("We study in detail the effect of noise.").phrase == "the effect of noise"
+    assert extract("We present in English a new parser for questions.").phrase == \
+        "in English a new parser for questions"  # the language says which parser: kept as written
     focus = extract("We focus our attention on Web sites and similar document collections.")
     assert (focus.verb, focus.phrase) == ("study", "Web sites and similar document collections")
 
