@@ -25,6 +25,7 @@ _BODY_CUT = re.compile(r",|;|:|--|\u2014|\s\u2013\s|\s\(|\s(?:that|which|who|whe
 _NOT_VERBS = frozenset({"is", "has", "was", "does", "its", "this", "thus", "his", "plus", "as", "us", "yes"})
 _BASE_VERBS = frozenset(VERB_CLASSES) | {"cite", "write", "read", "need", "have", "do", "make", "see", "like", "want",
                                          "prefer", "miss", "get", "take", "give", "know", "say"}
+_DETERMINERS = frozenset({"a", "an", "the", "each", "their", "its"})  # an object follows: the word before is a verb
 _MODALS = frozenset({"can", "may", "will", "could", "must", "should", "would", "might", "is", "are", "was", "were",
                      "has", "have"})
 
@@ -112,13 +113,12 @@ def descriptor_variants(phrase: str, rest: str, title: str = "") -> list[str]:
                 continue
             if rel in {"that", "which", "who"} and words[0].lower() not in _MODALS:
                 following = words[1] if len(words) > 1 else ""
-                if match.group("group") and following.lower() in {"a", "an", "the", "each", "their", "its"} \
-                        and _is_third_person_verb(f"{words[0]}s", following):  # "measures that score a ..."
+                plural = bool(match.group("group")) and following.lower() in _DETERMINERS \
+                    and _is_third_person_verb(f"{words[0]}s", following)  # "measures that score a ..."
+                if plural or _is_third_person_verb(words[0], following):
+                    participle = gerund_of(words[0]) if plural else ing_form(words[0])
                     out.append(f"{lead}{head} that {body}")
-                    out.append(f"{lead}{head} {gerund_of(words[0])} {' '.join(words[1:])}")
-                elif _is_third_person_verb(words[0], following):
-                    out.append(f"{lead}{head} that {body}")
-                    out.append(f"{lead}{head} {ing_form(words[0])} {' '.join(words[1:])}")
+                    out.append(f"{lead}{head} {participle} {' '.join(words[1:])}")
                 continue
             used = _USED_FOR.match(body) if rel in {"that", "which"} else None
             if used:  # "a method that can be used to build X": "a method for building X"
