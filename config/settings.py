@@ -62,6 +62,10 @@ class GraphSettings:
     hops: int = 1
     landmark_year: int = 0  # 0: derive from the data
     alpha: float = 0.3  # blend: alpha * relevance + (1 - alpha) * personalised PageRank
+    # the blend where the candidates have no citation edges between them (most .bib collections): the
+    # PageRank is then only the seeds' search-rank weights; 0.7 is the best mean precision over both
+    # ACM-CR development halves, the corpus without citation edges (bench/citation_free_alpha.py)
+    alpha_without_citations: float = 0.7
     # a paper is cited only with at least this share of the best candidate's relevance (0: always
     # ``breadth`` papers): the lowest floor reaching precision 0.55 with recall at least hybrid
     # search's on both ACM-CR development halves (seeded and unseeded; bench/section_quality.py --floors)
@@ -119,6 +123,7 @@ RANGES: dict[str, tuple[float, float]] = {
     "graph.diversity": (0.0, 1.0),
     "graph.hops": (0, 2),
     "graph.alpha": (0.0, 1.0),
+    "graph.alpha_without_citations": (0.0, 1.0),
     "graph.relevance_floor": (0.0, 0.95),
     "graph.paper_fit_weight": (0.0, 1.0),
     "graph.floor_exempt_links": (0, 1000),

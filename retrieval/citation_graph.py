@@ -279,6 +279,13 @@ def pagerank_vector(
     return {node: float(rank[i]) for node, i in index.items()}
 
 
+def walks_between_papers(graph: nx.DiGraph, edge_types: Collection[str]) -> bool:
+    """Whether an edge of ``edge_types`` joins two papers (the draft node aside): without one, the
+    personalised PageRank is only its restart weights."""
+    return any(DRAFT not in (u, v) and any(w > 0 for kind, w in data["kinds"].items() if kind in edge_types)
+               for u, v, data in graph.edges(data=True))
+
+
 def personalised_pagerank(
     graph: nx.DiGraph, seeds: Mapping[str, float], edge_types: Sequence[str], damping: float = 0.85
 ) -> dict[str, float]:

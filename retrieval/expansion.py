@@ -34,6 +34,7 @@ from relatex.retrieval.citation_graph import (
     new_graph,
     personalised_pagerank,
     records_of,
+    walks_between_papers,
 )
 from relatex.retrieval.draft import DraftContext
 from relatex.retrieval.neighbour_sources import (
@@ -366,9 +367,13 @@ def rank_candidates(
     alpha: float,
     edge_types: Sequence[str],
     exclude: Sequence[str] = (),
+    alpha_without_citations: float | None = None,
 ) -> list[Candidate]:
-    """Every paper of the graph, best first, by ``alpha * relevance + (1 - alpha) * ppr_norm``."""
+    """Every paper of the graph, best first, by ``alpha * relevance + (1 - alpha) * ppr_norm``;
+    ``alpha_without_citations`` (when given) is the alpha where no walked edge joins two papers."""
     ppr = personalised_pagerank(exp.graph, exp.seeds, edge_types)
+    if alpha_without_citations is not None and not walks_between_papers(exp.graph, edge_types):
+        alpha = alpha_without_citations
     skip = set(exclude)
     ids = [n for n in exp.relevance if n not in skip]
     top = max((ppr.get(n, 0.0) for n in ids), default=0.0)

@@ -58,7 +58,9 @@ class SelectionParams:
     ``diversity``: the MMR weight ``w`` (0 = relevance only, 1 = diversity only).
     ``hops``: citation hops expanded from the seeds (0, 1 or 2).
     ``landmark_year``: first year of the frontier layer (0 = the 75th percentile year).
-    ``alpha``: weight of relevance against personalised PageRank in the candidate score.
+    ``alpha``: weight of relevance against personalised PageRank in the candidate score;
+    ``alpha_without_citations`` replaces it where no citation edge joins two candidates (the PageRank
+    is then only the seeds' restart weights, their search ranks).
     ``cited_weight``: share of "similar to the papers the draft already cites" in the relevance
     (see ``relatex.retrieval.expansion.relevance_scores``); the draft vector also moves that far towards their centroid.
     ``edge_types`` builds the graph; ``ppr_edge_types`` are the ones PageRank walks (semantic
@@ -71,6 +73,7 @@ class SelectionParams:
     hops: int = 1
     landmark_year: int = 0
     alpha: float = 0.3  # kept: the development halves pull apart (ACL 0.0, ACM-CR 0.9; bench/graph_expansion.py)
+    alpha_without_citations: float = 0.3  # the product's 0.7 comes from settings (bench/citation_free_alpha.py)
     cited_weight: float = 0.65  # the best mean recall over the seeded dev halves (bench/section_quality.py --cited-weights)
     candidate_factor: int = 3
     seed_hits: int = 20
@@ -105,8 +108,8 @@ class SelectionParams:
             raise ValueError("diversity must lie in [0, 1]")
         if self.hops not in (0, 1, 2):
             raise ValueError("hops must be 0, 1 or 2")
-        if not (0.0 <= self.alpha <= 1.0 and 0.0 <= self.paper_fit_weight <= 1.0):
-            raise ValueError("alpha and paper_fit_weight must lie in [0, 1]")
+        if not all(0.0 <= v <= 1.0 for v in (self.alpha, self.alpha_without_citations, self.paper_fit_weight)):
+            raise ValueError("alpha, alpha_without_citations and paper_fit_weight must lie in [0, 1]")
         if not 0.0 <= self.relevance_floor < 1.0:
             raise ValueError("relevance_floor must lie in [0, 1)")
         if self.floor_exempt_links < 0:
@@ -331,7 +334,7 @@ def select_papers(
     graph = exp.graph
     _check(cancel)
     exclude = () if params.include_cited else tuple(exp.cited_ids)
-    ranked = [c for c in rank_candidates(exp, params.alpha, ppr_types(params), exclude)
+    ranked = [c for c in rank_candidates(exp, params.alpha, ppr_types(params), exclude, params.alpha_without_citations)
               if c.id in exp.cited_ids or not is_front_matter(graph.nodes[c.id]["record"])]
     # a paper and its reprint or journal version: the one the literature cites
     in_degree = _in_degree(graph)

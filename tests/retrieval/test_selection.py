@@ -315,6 +315,33 @@ def test_seed_links_count_distinct_seeds_joined_by_citation_edges() -> None:
         SelectionParams(floor_exempt_links=-1)
 
 
+def test_without_citation_edges_the_score_takes_its_own_alpha() -> None:
+    """Where no citation edge joins two papers, PageRank is only the seeds' restart weights: the
+    score blends them at ``alpha_without_citations``; one citation edge brings back ``alpha``."""
+    import networkx as nx
+
+    from relatex.retrieval.citation_graph import walks_between_papers
+    from relatex.retrieval.expansion import Expansion, rank_candidates
+
+    graph = nx.DiGraph()
+    graph.add_nodes_from(["draft", "hit", "close", "other"])
+    graph.add_edge("draft", "hit", kinds={"draft_cites": 1.0})  # the draft node is no paper
+    graph.add_edge("hit", "close", kinds={"semantic": 0.9})  # semantic edges are not walked
+    exp = Expansion(graph=graph, draft_vector=None, seeds={"hit": 1.0, "close": 0.25},
+                    relevance={"hit": 0.2, "close": 0.6, "other": 0.1})
+    walked = ("cites", "draft_cites", "co_cited")
+    assert not walks_between_papers(graph, walked)
+    scores = {c.id: c.score for c in rank_candidates(exp, 0.3, walked, (), 0.7)}
+    assert scores == pytest.approx({"hit": 0.7 * 0.2 + 0.3 * 1.0, "close": 0.7 * 0.6 + 0.3 * 0.25, "other": 0.07})
+    assert [c.id for c in rank_candidates(exp, 0.3, walked)][:2] == ["hit", "close"]  # alpha 0.3 throughout
+    graph.add_edge("close", "other", kinds={"cites": 1.0})
+    assert walks_between_papers(graph, walked)
+    with_edge = {c.id: c for c in rank_candidates(exp, 0.3, walked, (), 0.7)}
+    assert with_edge["close"].score == pytest.approx(0.3 * 0.6 + 0.7 * with_edge["close"].centrality)
+    with pytest.raises(ValueError, match="alpha_without_citations"):
+        SelectionParams(alpha_without_citations=1.5)
+
+
 def test_a_paper_and_its_later_version_are_cited_once(tmp_path: Path) -> None:
     """A republication (SIGIR's reprint of a 2005 paper in 2018) or a journal version with the same
     title and first author is the same work: the section cites the more cited or earlier version
