@@ -80,6 +80,9 @@ _REPORT_HEAD = re.compile(
 
 # the comma of a grouped number ("50,000 sentences"): the phrase patterns stop at commas
 _GROUPING_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+# a plural pronoun inside a phrase and the plural nouns that may come before it in the phrase
+_PLURAL_PRONOUN = re.compile(r"\b(?:them|they)\b", re.I)
+_PLURAL_NOUN = re.compile(r"\b[a-z][a-z-]{2,}(?<![su])s\b", re.I)
 
 
 def mask_inner_periods(sentence: str) -> str:
@@ -128,7 +131,8 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
     else:
         phrase = shorten(rest, max_words, cut_clauses=cut_clauses)
     phrase = re.sub(r"^(The|A|An|This|These|Our|Their)\b", lambda m: m.group(1).lower(), phrase)
-    if re.match(r"(?:this|these|that|those|such|it|them)\b", phrase, re.I) or OUTPERFORMS.match(phrase):
+    if re.match(r"(?:this|these|that|those|such|it|them)\b", phrase, re.I) or OUTPERFORMS.match(phrase) \
+            or refers_outside(" ".join(rest.split()[: len(phrase.split())])):  # before "we" became "they"
         return None  # "study this question": means nothing out of context; try the next sentence
     if not phrase:
         return None
@@ -137,6 +141,17 @@ def _contribution(sentence: str, title: str, max_words: int, cut_clauses: bool) 
         if variants:
             phrase, alternatives = variants[0], tuple(variants[1:]) + (phrase,)
     return {"verb": verb, "phrase": phrase, "alternatives": alternatives, "source_verb": source_verb}
+
+
+def refers_outside(phrase: str) -> bool:
+    """Whether "them" or "they" in a phrase can only mean something of the abstract's earlier sentences:
+    no plural noun comes before it in the phrase ("an approach to incorporate them into the framework")."""
+    found = _PLURAL_PRONOUN.search(phrase)
+    if not found:
+        return False
+    before = phrase[: found.start()]
+    return not any(not re.search(r"\b(?:that|which|who|it)\s+$", before[: noun.start()], re.I)
+                   for noun in _PLURAL_NOUN.finditer(before))  # "a loss that makes them": a verb, no noun
 
 
 def contribution_of_sentence(sentence: str, title: str = "", max_words: int = 12) -> Contribution | None:

@@ -75,6 +75,19 @@ def test_praise_and_attention_are_dropped_whole() -> None:
     assert (focus.verb, focus.phrase) == ("study", "Web sites and similar document collections")
 
 
+def test_a_pronoun_meaning_the_abstracts_earlier_words_is_never_said() -> None:
+    """"them" with no plural noun before it in the phrase means something only the abstract's earlier
+    sentences name: the next contribution is said instead."""
+    found = extract("Users' feedback can be positive and negative. Incorporating both is hard. In this paper, we "
+                    "develop a novel approach to incorporate them into a recommender framework. We also design a "
+                    "pairwise loss for ranking items.")
+    assert "them" not in found.phrase and found.phrase == "a pairwise loss for ranking items"
+    kept = extract("We propose a model of users and items that embeds them in one space.")
+    assert kept.phrase.startswith("a model of users and items")
+    own = extract("In this paper, we present the approach we developed for modeling repeat purchases.")
+    assert own.phrase == "the approach they developed for modeling repeat purchases"  # the authors, said so
+
+
 def test_shorten_cuts_clauses_and_dangling_words() -> None:
     assert shorten("a method that allows us to rank") == "a method"
     assert shorten("a dataset for the evaluation of rankers across many domains and languages", 8) == \
