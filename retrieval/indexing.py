@@ -149,9 +149,11 @@ def titles_agree(first: str, second: str) -> bool:
     return len(words_a & words_b) / len(words_a | words_b) >= 0.6
 
 
-def _same_paper_target(records: RecordStore, record: PaperRecord, target: str, titles: dict[str, str]) -> str:
+def _same_paper_target(records: RecordStore, record: PaperRecord, target: str, titles: dict[str, str],
+                       entry: tuple[str, str]) -> str:
     """``target``, unless it only shares an identifier with ``record`` while the titles disagree
-    (two papers under one DOI in the data): then ``record``'s own id, or one made distinct."""
+    (two papers under one DOI in the data): then ``record``'s own id, or one made distinct by the
+    ``entry`` (source, local id) it comes from, so that it stays when the entry's title is edited."""
     def agrees(rid: str) -> bool | None:  # None: no such record yet
         title = titles.get(rid)
         if title is None:
@@ -165,7 +167,7 @@ def _same_paper_target(records: RecordStore, record: PaperRecord, target: str, t
         return target
     if agrees(record.id) is not False:
         return record.id
-    distinct = f"{record.id}~{hashlib.sha1(normalise_title(record.title).encode()).hexdigest()[:8]}"
+    distinct = f"{record.id}~{hashlib.sha1(chr(0).join(entry).encode()).hexdigest()[:8]}"
     log.info("%s shares an identifier with %s but not its title; kept apart as %s", record.title, target, distinct)
     return distinct
 
@@ -348,7 +350,7 @@ def _plan_batch(
         # one DOI for two papers, or another file's entry under the same id ("refs:smith20" of a/refs.bib
         # and of b/refs.bib): a paper of another title is kept apart; this entry's own earlier version is not
         if matched_by == "doi" or (not found and stored.get(lid, ("", ""))[1] != target):
-            target = _same_paper_target(records, record, target, titles)
+            target = _same_paper_target(records, record, target, titles, (source, lid))
         titles.setdefault(target, record.title)
         if lid in stored and stored[lid][1] != target:
             affected.add(stored[lid][1])

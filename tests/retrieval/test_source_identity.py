@@ -66,6 +66,18 @@ def test_same_named_files_sharing_a_key_keep_two_papers_apart(tmp_path: Path) ->
                      encoding="utf-8")
         kb.index(open_source(b))  # a second run over b keeps its paper apart, and the same
         assert len(kb) == 3
+        # the paper kept apart under an id of its own keeps it when its title is corrected too
+        def summarising_paper() -> str:
+            [found] = [h.record.id for h in kb.search("summarising scientific papers", k=10)
+                       if "discourse" in h.record.title]
+            return found
+
+        apart = summarising_paper()
+        assert apart != before and apart.startswith(before)
+        b.write_text(_entry("smith20", "Summarising scientific papers with their discourse structure")
+                     + _entry("jones21", "Contrastive pretraining of sentence encoders"), encoding="utf-8")
+        kb.index(open_source(b))
+        assert len(kb) == 3 and summarising_paper() == apart
 
 
 def test_one_doi_merges_only_papers_whose_titles_agree(tmp_path: Path) -> None:
