@@ -34,9 +34,9 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "cited_weight 0.3": {"cited_weight": 0.3},
     "cited_weight 0.5": {"cited_weight": 0.5},
     "cited_weight 0.8": {"cited_weight": 0.8},
-    "alpha 0.6": {"alpha": 0.6},
-    "alpha 1 (relevance alone)": {"alpha": 1.0},
-    "cited_weight 0.5, alpha 0.6": {"cited_weight": 0.5, "alpha": 0.6},
+    "alpha 0.6": {"alpha": 0.6, "alpha_without_citations": 0.6},
+    "alpha 1 (relevance alone)": {"alpha": 1.0, "alpha_without_citations": 1.0},
+    "cited_weight 0.5, alpha 0.6": {"cited_weight": 0.5, "alpha": 0.6, "alpha_without_citations": 0.6},
     "semantic_k 0 (no similar papers of the seeds)": {"semantic_k": 0},
 }
 

@@ -73,7 +73,7 @@ class SelectionParams:
     hops: int = 1
     landmark_year: int = 0
     alpha: float = 0.3  # kept: the development halves pull apart (ACL 0.0, ACM-CR 0.9; bench/graph_expansion.py)
-    alpha_without_citations: float = 0.3  # the product's 0.7 comes from settings (bench/citation_free_alpha.py)
+    alpha_without_citations: float | None = None  # None: ``alpha``; the product's 0.7 comes from settings
     cited_weight: float = 0.65  # the best mean recall over the seeded dev halves (bench/section_quality.py --cited-weights)
     candidate_factor: int = 3
     seed_hits: int = 20
@@ -108,7 +108,8 @@ class SelectionParams:
             raise ValueError("diversity must lie in [0, 1]")
         if self.hops not in (0, 1, 2):
             raise ValueError("hops must be 0, 1 or 2")
-        if not all(0.0 <= v <= 1.0 for v in (self.alpha, self.alpha_without_citations, self.paper_fit_weight)):
+        blends = (self.alpha, self.paper_fit_weight, self.alpha_without_citations)
+        if not all(0.0 <= v <= 1.0 for v in blends if v is not None):
             raise ValueError("alpha, alpha_without_citations and paper_fit_weight must lie in [0, 1]")
         if not 0.0 <= self.relevance_floor < 1.0:
             raise ValueError("relevance_floor must lie in [0, 1)")

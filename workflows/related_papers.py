@@ -73,7 +73,7 @@ def selection_params(settings: Settings, knobs: SelectionKnobs | None = None) ->
             breadth=pick(knobs.breadth, graph.breadth), depth=pick(knobs.depth, graph.depth),
             diversity=pick(knobs.diversity, graph.diversity), hops=pick(knobs.hops, graph.hops),
             landmark_year=pick(knobs.landmark_year, graph.landmark_year), alpha=pick(knobs.alpha, graph.alpha),
-            alpha_without_citations=graph.alpha_without_citations,
+            alpha_without_citations=pick(knobs.alpha, graph.alpha_without_citations),  # an asked alpha: both
             relevance_floor=pick(knobs.relevance_floor, graph.relevance_floor), paper_fit_weight=graph.paper_fit_weight,
             floor_exempt_links=pick(knobs.floor_exempt_links, graph.floor_exempt_links),
             per_section=knobs.per_section, online_budget_s=float(knobs.online_budget_s),

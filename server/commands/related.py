@@ -35,9 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--diversity", type=float, help="MMR weight in [0, 1]: 0 relevance only; default 0.3")
     parser.add_argument("--hops", type=int, choices=(0, 1, 2), help="citation hops from the seeds; default 1")
     parser.add_argument("--landmark-year", type=int, help="first year of the frontier layer (0: derive)")
-    parser.add_argument("--alpha", type=float, help="weight of relevance against graph centrality where citation edges "
-                        f"join the candidates; default {GraphSettings().alpha} (without such edges: "
-                        f"graph.alphaWithoutCitations, {GraphSettings().alpha_without_citations})")
+    parser.add_argument("--alpha", type=float, help="weight of relevance against graph centrality; default "
+                        f"{GraphSettings().alpha} where citation edges join the candidates, else "
+                        f"{GraphSettings().alpha_without_citations} (graph.alphaWithoutCitations)")
     parser.add_argument("--per-section", action="store_true", help="also search the knowledge base per section")
     parser.add_argument("--citation-edges", action="append", default=[], metavar="FILE",
                         help="ACL citation edges (JSON lines citing/cited, .gz allowed); repeatable")

@@ -35,7 +35,8 @@ def test_the_selection_knobs_come_from_the_settings_then_the_request(tmp_path: P
     assert params.paper_fit_weight == settings.graph.paper_fit_weight == 0.3
     assert selection_params(settings, SelectionKnobs(relevance_floor=0.0)).relevance_floor == 0.0
     assert params.floor_exempt_links == settings.graph.floor_exempt_links == 2
-    assert params.alpha_without_citations == settings.graph.alpha_without_citations == 0.7
+    assert selection_params(settings).alpha_without_citations == settings.graph.alpha_without_citations == 0.7
+    assert params.alpha_without_citations == 0.1  # an alpha asked for holds with or without citation edges
     assert selection_params(settings, SelectionKnobs(floor_exempt_links=0)).floor_exempt_links == 0
     with pytest.raises(UseCaseFailed, match="relevance_floor"):
         selection_params(settings, SelectionKnobs(relevance_floor=1.0))
