@@ -70,6 +70,8 @@ def attempts(contribution: Contribution, title: str = "") -> list[Contribution]:
         sources = list(dict.fromkeys([variants[0], plain, without_generic_modifier(plain), *variants[1:]]))
         sources += [g for g in map(purpose_as_gerund, sources) if g not in sources]  # "to enhance" -> "for enhancing"
         sources += [g for g in map(purpose_as_clause, sources) if g not in sources]  # "that rates"
+        if contribution.verb == "study":  # "study the problem of ranking X" -> "study how to rank X"
+            sources += [g for g in map(problem_as_how, sources) if g not in sources]
         good = [replace(contribution, phrase=s) for s in sources if not _bare_kind(s)]
         later = [replace(contribution, phrase=s) for s in sources if _bare_kind(s)]  # "a recommendation method"
         for max_words, source in itertools.product((10, 8, 6, 4), sources):
@@ -198,6 +200,21 @@ def purpose_as_clause(phrase: str) -> str:
     return _GERUND_PURPOSE.sub(clause, phrase, count=1)
 
 
+def problem_as_how(phrase: str) -> str:
+    """A problem of doing something said as how to do it ("the problem of representing and
+    recommending products" -> "how to represent and recommend products"): the same question in
+    other words, which breaks a run copied from the abstract; the phrase itself when it is none
+    (a gerund this module does not know, or none with an object)."""
+    found = _PROBLEM_OF.match(phrase)
+    if not found:
+        return phrase
+    verbs = re.split(r"(\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)", found.group("verbs"))
+    if any(_BASE_OF_GERUND.get(v.lower()) is None for v in verbs[::2]) or not found.group("rest"):
+        return phrase
+    bases = [_BASE_OF_GERUND[v.lower()] if i % 2 == 0 else v for i, v in enumerate(verbs)]
+    return f"how to {''.join(bases)}{found.group('rest')}"
+
+
 # a noun after the gerund that makes the two one compound ("rating prediction"), unless an of-phrase follows
 _COMPOUND_HEAD = re.compile(r"\s+[a-z]+(?:tion|sion|ment|ance|ence|ness|ity)\b(?!\s+of\b)")
 
@@ -224,3 +241,6 @@ _BASE_OF_GERUND = {form: verb for verb in _PURPOSE_VERBS  # "model": "modeling" 
                                 else gerund_of(verb)}}
 _GERUND_PURPOSE = re.compile(_KINDS + r"\s+for\s+(" +
                              "|".join(sorted(_BASE_OF_GERUND, key=len, reverse=True)) + r")\b", re.I)
+_GERUND = r"[a-z]+ing"
+_PROBLEM_OF = re.compile(rf"(?:the\s+)?(?:problem|question)\s+of\s+(?P<verbs>{_GERUND}(?:(?:\s*,\s*(?:and\s+|or\s+)?|"
+                         rf"\s+and\s+|\s+or\s+){_GERUND})*)(?P<rest>\s+(?!(?:and|or)\b)\S.*)?$", re.I)

@@ -84,6 +84,9 @@ _SECOND_VERB = re.compile(r"\band (?:discuss|present|propose|show|evaluate|descr
                           r"demonstrate|investigate|provide|compare|explore|conclude|outline|report|examine|"
                           r"verify|validate)\b", re.I)
 _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^;:]*)$", re.I)
+# "how to represent and recommend products": a to-infinitive with its object is the clause's verb
+_HOW_TO_DO = re.compile(r"\s+to\s+(?!(?:the|a|an)\b)[a-z]+(?:\s*,\s*(?:and\s+|or\s+)?[a-z]+|\s+(?:and|or)\s+[a-z]+)*\s+\S",
+                        re.I)
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
                           r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?)\b|"
@@ -229,6 +232,7 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return "a verb without its object"
     how = _HOW_CLAUSE.search(text.rstrip(". "))
     if how and len(how.group("rest").split()) < 12 and not _clause_has_verb(how.group("rest")) \
+            and not _HOW_TO_DO.match(how.group("rest")) \
             and not _BARE_VERBS.intersection(w.lower() for w in how.group("rest").split()[1:]):
         return "a how-clause without its verb"
     that = _THAT_CLAUSE.search(text.rstrip(". "))

@@ -778,3 +778,27 @@ def test_a_purpose_is_said_again_as_a_relative_clause() -> None:
     said = [a.phrase for a in attempts(extract(abstract, title), title)]
     reworded = "PageRank, a way of measuring the relative importance of web pages"
     assert said.index(reworded) < said.index("PageRank")
+
+
+def test_a_problem_of_doing_something_is_said_again_as_how_to_do_it() -> None:
+    from relatex.writing.contribution_extract import extract
+    from relatex.writing.phrase_attempts import attempts, problem_as_how
+    from relatex.writing.sentence_checks import sentences_garbled
+
+    assert problem_as_how("the problem of representing and recommending products for grocery shopping") == \
+        "how to represent and recommend products for grocery shopping"
+    assert problem_as_how("the question of predicting, explaining and preventing churn") == \
+        "how to predict, explain and prevent churn"
+    # no object, a gerund this module does not know as a verb, a noun: as it is
+    for kept in ("the problem of ranking", "the problem of entity linking in tweets",
+                 "the problem of cold-start recommendation"):
+        assert problem_as_how(kept) == kept
+    abstract = ("We study the problem of representing and recommending products for grocery shopping. We observe "
+                "three patterns in grocery transaction data.")
+    title = "Representing and Recommending Shopping Baskets"
+    said = [a.phrase for a in attempts(extract(abstract, title), title)]
+    # the abstract's own words copy ten: said again, whole, before any cut ("... recommending products")
+    assert said.index("how to represent and recommend products for grocery shopping") < \
+        said.index("the problem of representing and recommending products")
+    assert not sentences_garbled("\\citet{a} study how to represent and recommend products for grocery shopping.")
+    assert sentences_garbled("\\citet{a} study how to represent.")  # the infinitive without its object
