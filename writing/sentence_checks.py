@@ -87,6 +87,11 @@ _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^;:]*)$", re.I)
 # "how to represent and recommend products": a to-infinitive with its object is the clause's verb
 _HOW_TO_DO = re.compile(r"\s+to\s+(?!(?:the|a|an)\b)[a-z]+(?:\s*,\s*(?:and\s+|or\s+)?[a-z]+|\s+(?:and|or)\s+[a-z]+)*\s+\S",
                         re.I)
+# "classifying documents not by topic [, but by overall sentiment]": the first half of a contrast
+_NOT_WITHOUT_BUT = re.compile(r"\b(?P<noun>[a-z][\w-]*)\s+not\s+(?:by|on|in|for|with|as|from|to|at|through|via)\s+"
+                              r"[\w-]+(?:\s+[\w-]+){0,3}$(?<!\bbut\b)", re.I)
+_NOT_AFTER_VERB = frozenset({"is", "are", "was", "were", "be", "been", "do", "does", "did", "can", "could", "will",
+                             "would", "should", "may", "might", "must", "has", "have", "had", "need", "needs"})
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
                           r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?)\b|"
@@ -244,6 +249,9 @@ def _cut_complement(sentence: str, text: str, last: str, before: str) -> str:
         return f"ends on '{last}' without what it qualifies"
     if last in {"but", "nor"} or (before == "not" and last in {"just", "only", "merely"}):
         return f"ends on '{last}'"
+    negated = _NOT_WITHOUT_BUT.search(text.rstrip(". "))
+    if negated and negated.group("noun").lower() not in _NOT_AFTER_VERB:  # "are not in English": a predicate
+        return "a 'not' cut from its 'but'"
     if list_cut_short(text):
         return "a list cut short"
     if before in _ENDING_PREPOSITIONS and is_adjective_like(last):

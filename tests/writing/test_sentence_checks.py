@@ -474,3 +474,11 @@ def test_a_family_of_measures_is_a_noun_and_its_members() -> None:
 
     assert not is_adjective_like("family") and is_adjective_like("friendly")
     assert well_formed("Further afield, \\citet{k} presents ROUGE, a family of measures.")
+
+
+def test_a_not_cut_from_its_but_is_garbled() -> None:
+    """"classifying documents not by topic[, but by overall sentiment]": the first half of a contrast
+    says the opposite of nothing; a negated predicate or a contrast after a comma is whole."""
+    assert sentences_garbled("\\citet{a} study how to classify documents not by topic.")
+    assert not sentences_garbled("\\citet{a} study documents that are not in English.")
+    assert not sentences_garbled("\\citet{a} study how to rank documents by sentiment, not by topic.")
