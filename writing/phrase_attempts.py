@@ -20,7 +20,7 @@ from relatex.writing.contributions import (
     without_asides,
 )
 from relatex.writing.phrase_variants import lowered_expansions, name_first, without_generic_modifier
-from relatex.writing.sentence_checks import MODIFIER_STARTS
+from relatex.writing.sentence_checks import LIST_JOIN, MODIFIER_STARTS
 from relatex.writing.title_coverage import thin_beside_title
 from relatex.writing.title_topics import paper_topic, title_purpose
 
@@ -208,7 +208,7 @@ def problem_as_how(phrase: str) -> str:
     found = _PROBLEM_OF.match(phrase)
     if not found:
         return phrase
-    verbs = re.split(r"(\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)", found.group("verbs"))
+    verbs = re.split(f"({LIST_JOIN})", found.group("verbs"))
     if any(_BASE_OF_GERUND.get(v.lower()) is None for v in verbs[::2]) or not found.group("rest"):
         return phrase
     bases = [_BASE_OF_GERUND[v.lower()] if i % 2 == 0 else v for i, v in enumerate(verbs)]
@@ -242,5 +242,5 @@ _BASE_OF_GERUND = {form: verb for verb in _PURPOSE_VERBS  # "model": "modeling" 
 _GERUND_PURPOSE = re.compile(_KINDS + r"\s+for\s+(" +
                              "|".join(sorted(_BASE_OF_GERUND, key=len, reverse=True)) + r")\b", re.I)
 _GERUND = r"[a-z]+ing"
-_PROBLEM_OF = re.compile(rf"(?:the\s+)?(?:problem|question)\s+of\s+(?P<verbs>{_GERUND}(?:(?:\s*,\s*(?:and\s+|or\s+)?|"
-                         rf"\s+and\s+|\s+or\s+){_GERUND})*)(?P<rest>\s+(?!(?:and|or)\b)\S.*)?$", re.I)
+_PROBLEM_OF = re.compile(rf"(?:the\s+)?(?:problem|question)\s+of\s+(?P<verbs>{_GERUND}(?:{LIST_JOIN}{_GERUND})*)"
+                         r"(?P<rest>\s+(?!(?:and|or)\b)\S.*)?$", re.I)

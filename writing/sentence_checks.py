@@ -11,7 +11,7 @@ import re
 from relatex.analysis.sentences import split_sentences
 from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.broken_words import broken_word, split_word
-from relatex.writing.contributions import has_finite_verb
+from relatex.writing.contributions import AUXILIARIES, has_finite_verb
 from relatex.writing.latex_validator import untypesettable
 from relatex.writing.offline_templates import VERBS
 from relatex.writing.phrase_ends import COUNT_LEADS, DANGLING, IDIOM_NOUNS, list_cut_short, lost_of_phrase
@@ -85,13 +85,13 @@ _SECOND_VERB = re.compile(r"\band (?:discuss|present|propose|show|evaluate|descr
                           r"verify|validate)\b", re.I)
 _HOW_CLAUSE = re.compile(r"\b(?:how|whether|why|if)\b(?P<rest>[^;:]*)$", re.I)
 # "how to represent and recommend products": a to-infinitive with its object is the clause's verb
-_HOW_TO_DO = re.compile(r"\s+to\s+(?!(?:the|a|an)\b)[a-z]+(?:\s*,\s*(?:and\s+|or\s+)?[a-z]+|\s+(?:and|or)\s+[a-z]+)*\s+\S",
-                        re.I)
+# what joins the verbs of a list ("predicting, explaining and preventing")
+LIST_JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+)"
+_HOW_TO_DO = re.compile(rf"\s+to\s+(?!(?:the|a|an)\b)[a-z]+(?:{LIST_JOIN}[a-z]+)*\s+\S", re.I)
 # "classifying documents not by topic [, but by overall sentiment]": the first half of a contrast
 _NOT_WITHOUT_BUT = re.compile(r"\b(?P<noun>[a-z][\w-]*)\s+not\s+(?:by|on|in|for|with|as|from|to|at|through|via)\s+"
                               r"[\w-]+(?:\s+[\w-]+){0,3}$(?<!\bbut\b)", re.I)
-_NOT_AFTER_VERB = frozenset({"is", "are", "was", "were", "be", "been", "do", "does", "did", "can", "could", "will",
-                             "would", "should", "may", "might", "must", "has", "have", "had", "need", "needs"})
+_NOT_AFTER_VERB = AUXILIARIES | {"need", "needs"}
 _OPEN_QUESTION = re.compile(r"\?\s*[.,;:]|\?\s+[a-z]")
 _EXTRA_VERBS = re.compile(r"\b(?:rises?|drops?|falls?|grows?|emerges?|exists?|occurs?|appears?|seems?|proves?|"
                           r"becomes?|leads?|results?|stays?|increases?|decreases?|matters?|changes?)\b|"
