@@ -59,6 +59,49 @@ def singular_action(action: str) -> str:
     return agree_singular(" ".join([*words[:i], third_person(words[i]), *words[i + 1:]]))
 
 
+def base_form(verb: str) -> str:
+    """The base form of a third-person singular verb ("examines" -> "examine", "studies" -> "study",
+    "discusses" -> "discuss"); "" when ``verb`` is not one ("is", "has", "proposed")."""
+    low = verb.lower()
+    if low in _IRREGULAR_BASE:
+        return _IRREGULAR_BASE[low]
+    if low in _NO_BASE or not re.fullmatch(r"[a-z][a-z\-]*[a-z]s", low) or low.endswith(("ss", "us", "is")):
+        return ""
+    if low.endswith("ies") and len(low) > 4:
+        return low[:-3] + "y"
+    if re.search(r"(?:sses|shes|ches|xes|zzes|oes)$", low):
+        return low[:-2]
+    return low[:-1]
+
+
+_NO_BASE = frozenset({"is", "has", "was", "does", "goes", "its", "this", "thus", "as", "yes", "plus"})
+_IRREGULAR_BASE = {"uses": "use", "focuses": "focus", "biases": "bias"}
+
+
+def plural_action(action: str) -> str:
+    """An "our work" action said of "we": its first verb and the verbs joined to it in their base form
+    ("presents and discusses the results" -> "present and discuss the results"); "" when the action does
+    not open on a third-person singular verb (a modal or "is" stays out: "we is" is no sentence)."""
+    words = action.split()
+    i = next((j for j, w in enumerate(words) if not adverb(w)), len(words))
+    if i >= len(words):
+        return ""
+    first = base_form(words[i])
+    if not first:
+        return ""
+    rest = _COORDINATED_SINGULAR.sub(lambda m: m.group(0)[: m.start("verb") - m.start()]
+                                     + base_form(m.group("verb")), " ".join(words[i + 1:]))
+    return " ".join([*words[:i], first, *rest.split()])
+
+
+_COORDINATED_SINGULAR = re.compile(
+    r"\b(?:and|or)\s+(?P<verb>"
+    + "|".join(sorted({third_person(v) for v in (*VERB_CLASSES, "devise", "derive", "discuss", "evaluate",
+                                                  "examine", "analyze", "analyse", "compare")},
+                      key=len, reverse=True))
+    + r")\b(?=\s+(?!(?:of|for|in|to|and|or|with|on|at|by)\b)[a-z])", re.I)
+
+
 def plural_topic(topic: str) -> bool:
     """A plural head, or two things joined before any preposition ("coarse-to-fine parsing and
     discriminative reranking"; not "extraction of entities and relations")."""

@@ -1,7 +1,8 @@
 """How a closing may shorten what the draft says it does (a draft aspect) without saying anything
 else: its asides, an inner modifier or its trailing modifiers dropped, its purpose said with a
 gerund, a finding said with an infinitive ("show that X is Y" -> "show X to be Y"), what the draft
-shows how to do said as what it does ("show how to enhance X" -> "enhance X"). Each compression
+shows how to do said as what it does ("show how to enhance X" -> "enhance X"), a task named without
+"the problem of", a list of adjectives before a noun left out. Each compression
 says what the draft says or less, never something the draft does not."""
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import re
 
 from relatex.analysis.claims.topic_claims import singular
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.agreement import MODALS, adverb, third_person
 from relatex.writing.contributions import AUXILIARIES, has_finite_verb, needs_of, shorten, without_asides
 from relatex.writing.draft_aspects import evaluation_only
@@ -225,6 +227,46 @@ def _ends_whole(variant: str) -> bool:
 
 _FINDING = re.compile(r"^(?:show|demonstrate|prove|find|expect|believe|report)(?:e?s)?\b")
 
+# "address [the task of] POS tagging", "focuses on [the problem of] cross-lingual sentiment classification"
+_TASK_OF = re.compile(r"^(?P<verb>focus(?:es)?\s+on|address(?:es)?|tackles?|considers?|investigates?|explores?|"
+                      r"stud(?:y|ies))\s+the\s+(?:problem|task|question|challenge)\s+of\s+"
+                      r"(?P<rest>(?!how\b|what\b|whether\b|which\b)[a-zA-Z][\w-]*(?<!ing)\b.*)$")
+
+
+def task_named(text: str) -> str:
+    """The action with the task named without "the problem of" ("addresses the task of POS tagging"
+    -> "addresses POS tagging"): the same work, fewer of the draft's words; "" when it has none or
+    the task is a gerund ("the problem of representing X": :func:`problem_as_how` says that)."""
+    found = _TASK_OF.match(text)
+    return f"{found.group('verb')} {found.group('rest')}" if found else ""
+
+
+# an article and a list of two or more modifiers before the head ("a weakly-supervised, general-purpose,
+# and accurate algorithm"): what the thing is goes with the head, the list can go whole
+_MODIFIER_LIST = re.compile(r"\b(?P<article>a|an|the)\s+(?P<list>(?:[\w-]+,\s+)+(?:and\s+|or\s+)?[\w-]+)\s+"
+                            r"(?P<head>[A-Za-z][\w-]*)", re.I)
+
+
+def without_modifier_list(text: str) -> str:
+    """``text`` without a comma list of adjectives before a noun, the article made to agree
+    ("present a weakly-supervised, general-purpose, and accurate algorithm for X" -> "present an
+    algorithm for X"); "" when it has none. A list of nouns ("a parser, tagger and chunker") stays."""
+    found = _MODIFIER_LIST.search(text)
+    if found is None:
+        return ""
+    items = [w.strip(",") for w in found.group("list").split() if w.lower() not in {"and", "or"}]
+    if not all(_modifier(w) for w in items) or found.group("head").lower() in MODIFIER_STARTS:
+        return ""
+    article = found.group("article")
+    if article.lower() != "the":
+        article = _article(found.group("head"))
+    return f"{text[:found.start()]}{article} {found.group('head')}{text[found.end():]}"
+
+
+def _modifier(word: str) -> bool:
+    """An adjective, or a compound of which one part is ("general-purpose", "domain-independent")."""
+    return is_adjective_like(word) or ("-" in word and any(is_adjective_like(p) for p in word.split("-") if p))
+
 
 def compressions(text: str, action: bool = False) -> list[str]:
     """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
@@ -251,8 +293,9 @@ def compressions(text: str, action: bool = False) -> list[str]:
     gerund = text if _FINDING.match(text) else purpose_as_gerund(text)
     out: list[str] = []
     plain = without_praise(text)
-    variants = [text, without_asides(text), plain, gerund, *_modifier_drops(text), *_modifier_drops(gerund),
-                *_modifier_drops(plain), *cuts]
+    fewer = [v for v in (task_named(text), without_modifier_list(text)) if v]
+    variants = [text, without_asides(text), plain, gerund, *fewer, *_modifier_drops(text), *_modifier_drops(gerund),
+                *_modifier_drops(plain), *[d for v in fewer for d in _modifier_drops(v)], *cuts]
     variants += [said for v in variants if action and (said := as_infinitive(v))]
     for variant in variants:
         thin = action and (vague(variant.split(maxsplit=1)[-1]) or _thin_object(variant)

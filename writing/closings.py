@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from relatex.analysis.claims.topic_claims import singular
-from relatex.writing.agreement import singular_action
+from relatex.writing.agreement import plural_action, singular_action
 from relatex.writing.aspect_compressions import compressions
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect
@@ -89,7 +89,7 @@ def voices(aspect: DraftAspect) -> list[tuple[str, str, str]]:
     """(subject, words, compression) for each way a closing can say ``aspect``: each compression
     (:func:`compressions`, longest first) after its own subject, and for "we" after "our work" with the verb
     agreeing ("our work analyzes the role of ...": the draft's "we analyze the role of ..." is no
-    longer a run of it)."""
+    longer a run of it), for "our work" (the draft's "this paper ...") after "we"."""
     action = aspect.kind == "action"
     texts = compressions(aspect.text, action=action)
     out: list[tuple[str, str, str]] = []
@@ -97,6 +97,8 @@ def voices(aspect: DraftAspect) -> list[tuple[str, str, str]]:
         out.append((aspect.subject, text, text))
         if action and aspect.subject == "we" and (inflected := singular_action(text)):
             out.append(("our work", inflected, text))
+        elif action and aspect.subject == "our work" and (base := plural_action(text)):
+            out.append(("we", base, text))  # "This paper provides an overview of ...": "we provide ..."
     return out
 
 

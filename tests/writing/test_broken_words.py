@@ -62,6 +62,16 @@ def test_a_word_split_in_two_by_a_space_is_found_and_its_sentence_garbled() -> N
     assert "ap proach" in garbled_reason("\\citet{w} propose a syntax-driven ap proach.")
 
 
+def test_a_word_split_before_its_short_end_is_found_but_not_two_words() -> None:
+    from relatex.writing.broken_words import split_word
+
+    assert split_word("whether seman tic role information is beneficial") == "seman tic"
+    assert split_word("a tempo ral expression") == "tempo ral"
+    assert split_word("the data set of web pages") == ""  # "dataset": both halves are words
+    assert split_word("the findings were further fed into a model") == ""  # "further" is a stop word
+    assert split_word("large corporations saw a drop") == ""  # the two stem to the first word alone
+
+
 def test_a_function_word_glued_to_a_plural_or_a_word_after_a_hyphen_is_broken() -> None:
     from relatex.writing.broken_words import broken_word, is_broken
 

@@ -241,6 +241,31 @@ def test_only_a_base_verb_is_inflected_for_our_work() -> None:
     assert _singular("address the task of POS tagging") == "addresses the task of POS tagging"
 
 
+def test_what_this_paper_does_is_said_with_we_when_our_work_copies_it() -> None:
+    abstract = ("This paper briefly describes the annotation, and presents and discusses the results achieved "
+                "by the participating systems.")
+    guard = CopyGuard([abstract])
+    aspect = DraftAspect("action", "our work", "presents and discusses the results achieved by the participating "
+                         "systems")
+    assert sayable(aspect, guard) == "present and discuss the results achieved by the participating systems"
+    text = closing(THEME, (aspect, 2.0), Style(random.Random(0)), guard=guard)
+    assert "we present and discuss the results" in text.replace("We present", "we present"), text
+    assert guard.ok(text)
+
+
+def test_only_a_third_person_verb_is_said_in_its_base_form_for_we() -> None:
+    from relatex.writing.agreement import plural_action
+
+    assert plural_action("examines whether role information helps") == "examine whether role information helps"
+    assert plural_action("studies two parsers and applies them") == "study two parsers and apply them"
+    assert plural_action("focuses on parsing") == "focus on parsing"
+    assert plural_action("uses a model") == "use a model"
+    assert plural_action("addresses the task") == "address the task"
+    assert plural_action("is deterministic") == ""  # "we is": no verb to agree
+    assert plural_action("can predict query terms") == ""
+    assert plural_action("proposed a model") == ""
+
+
 def test_an_aspect_closes_one_paragraph_whichever_compression_says_it() -> None:
     aspect = DraftAspect("action", "we", "propose to improve the estimation of tail ratings")
     guard = CopyGuard(["We propose to improve the estimation of tail ratings by extending representations."])
@@ -396,3 +421,18 @@ def test_a_clause_sharing_next_to_nothing_with_the_theme_gives_way_to_the_title(
     assert again.endswith("the selected papers are grouped into themes."), again
     strong = closing(THEME, (aspect, 2.0), Style(random.Random(3)), topic=topic)
     assert strong.endswith("the selected papers are grouped into themes."), strong
+
+
+def test_a_task_is_said_without_the_problem_of_and_a_list_of_modifiers_goes_whole() -> None:
+    assert "address unsupervised POS tagging" in compressions("address the task of unsupervised POS tagging",
+                                                              action=True)
+    assert "focuses on cross-lingual sentiment classification" in compressions(
+        "focuses on the problem of cross-lingual sentiment classification", action=True)
+    assert not any("study representing" in c for c in compressions("study the problem of representing products",
+                                                                   action=True))
+    said = compressions("present a weakly-supervised, general-purpose, and accurate algorithm for harvesting "
+                        "semantic relations", action=True)
+    assert "present an algorithm for harvesting semantic relations" in said
+    # a list of nouns is what the draft presents: it is not cut
+    assert compressions("present a parser, tagger, and chunker for German", action=True) == \
+        ["present a parser, tagger, and chunker for German"]
