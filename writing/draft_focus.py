@@ -5,17 +5,24 @@ A paragraph whose theme no aspect of the draft's abstract relates to (and whose 
 the draft's title already) can still end by saying where the draft differs: "Our work differs
 from these in its focus on prosody modulation." The contrast is only written when it holds on the
 papers' own text: no title or abstract of the theme's papers names the phrase's head noun phrase.
-Where it cannot be checked, the theme is named as background to the phrase instead.
+Where it cannot be checked, the theme is named as background to the phrase instead. After the
+title's phrases come the tasks the abstract says the draft's own work is for ("a framework for answer
+extraction"): a draft whose title has few phrases can still close each paragraph differently.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 
+from relatex.analysis.claims.claim_words import STOPWORDS
+from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import title_phrases
 from relatex.writing.closings import fits_label, word_stems
+from relatex.writing.contributions import sentences_of
+from relatex.writing.draft_aspects import DRAFT_CONTRIBUTION
 from relatex.writing.offline_templates import CLOSING_GENERIC
 from relatex.writing.sentence_checks import well_formed
 from relatex.writing.title_topics import ARTEFACT_HEADS, lowered, names_a_span
@@ -66,6 +73,54 @@ def focus_phrases(title: str) -> list[str]:
         if shared and shared.group(1).lower() not in ends:
             continue  # "[pro and] con reasons": the head is shared with a word that is no phrase of its own
         out.append(lowered(phrase))
+    return out
+
+
+@lru_cache(maxsize=64)
+def draft_focus_phrases(title: str, abstract: str) -> tuple[str, ...]:
+    """The focus phrases of the draft: its title's (:func:`focus_phrases`), then the tasks its
+    abstract says its own work is for (:func:`task_phrases`), each once."""
+    out = list(focus_phrases(title))
+    heads = {_head(p).lower() for p in out}
+    for phrase in task_phrases(abstract, title):
+        if _head(phrase).lower() not in heads:
+            out.append(phrase)
+            heads.add(_head(phrase).lower())
+    return tuple(out)
+
+
+# a task the draft's own work is for: "a general framework for [answer extraction]", "address [the task
+# of] [unsupervised POS tagging]", "focus on [the problem of] [cross-lingual sentiment classification]"
+_TASK = re.compile(r"(?:^(?:focus(?:es)?\s+on|address(?:es)?|tackles?)\s+|\sfor\s+)"
+                   r"(?:the\s+(?:task|problem)\s+of\s+)?(?P<np>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*){1,3}?)"
+                   r"(?=\s+(?:which|that|with|using|by|in|on|from|for|of|and|or|via|based)\b|[,;]|$)")
+# words saying how well rather than what ("for [better] estimation"): no task of their own
+_HOW_WELL = frozenset({"better", "improved", "more", "less", "faster", "higher", "lower", "efficient", "effective",
+                       "accurate", "robust", "good"})
+# heads naming a task ("extraction", "tagging", "classification"), not a thing ("relations", "parsers")
+_TASK_HEAD = re.compile(r"(?:tion|sion|ing|sis|ment)$")
+
+
+def task_phrases(abstract: str, title: str = "") -> list[str]:
+    """The tasks the draft's own work is for, as noun phrases of two to four words headed by a task
+    noun: "answer extraction" of "We introduce a general framework for answer extraction which ...".
+    Only sentences stating the draft's work ("we ...", "this paper ...") count, background ones not
+    (they speak of the field); a phrase opening on a gerund ("harvesting semantic relations") names
+    no task, nor one holding a function word."""
+    out: list[str] = []
+    sentences = sentences_of(abstract or "")
+    for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
+        found = DRAFT_CONTRIBUTION.search(sentence) if role != BACKGROUND else None
+        if found is None:
+            continue
+        for task in _TASK.finditer(f"{found.group('verb')} {found.group('rest')}"):
+            words = task.group("np").split()
+            if words[0].lower().endswith("ing") or words[0].lower() in _HOW_WELL \
+                    or not _TASK_HEAD.search(words[-1].lower()) or any(w.lower() in STOPWORDS for w in words):
+                continue
+            phrase = lowered(task.group("np"))
+            if phrase not in out:
+                out.append(phrase)
     return out
 
 

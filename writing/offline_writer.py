@@ -44,7 +44,7 @@ from relatex.writing.contributions import (
 from relatex.writing.copied_sentences import without_copied_sentences
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
-from relatex.writing.draft_focus import focus_closing, focus_phrases, focus_relation
+from relatex.writing.draft_focus import draft_focus_phrases, focus_closing, focus_relation
 from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
     BUILDS_ON,
@@ -327,9 +327,9 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
 def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
              used: set[str], guard: CopyGuard, label: str, briefs: Sequence[PaperBrief]) -> str:
     """The paragraph's closing sentence (:mod:`relatex.writing.closings`, else a focus phrase of the
-    draft's title, :mod:`relatex.writing.draft_focus`); a theme whose first term another closing of
+    draft's title or a task its abstract names, :mod:`relatex.writing.draft_focus`); a theme whose first term another closing of
     the section named already is named by its whole label."""
-    focus, topic = focus_phrases(plan.draft_title), draft_topic(plan.draft_title)
+    focus, topic = draft_focus_phrases(plan.draft_title, plan.draft_abstract), draft_topic(plan.draft_title)
     short = theme_label(theme, short=True)
     if f"term:{short.lower()}" in used:
         short = theme_label(theme)  # a second closing on "statistical machine translation": the whole label

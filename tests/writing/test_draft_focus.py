@@ -175,3 +175,18 @@ def test_a_second_closing_on_the_same_first_term_names_the_whole_label() -> None
     closings = [p.rsplit(". ", 1)[-1] for p in body.split("\n\n")[2:]]
     assert len(closings) == 2 and "test collections" in closings[0], body
     assert "test collections and relevance judging" in closings[1], body
+
+
+def test_a_task_the_drafts_own_work_is_for_is_a_focus_after_the_titles_phrases() -> None:
+    from relatex.writing.draft_focus import draft_focus_phrases, task_phrases
+
+    abstract = ("Shallow semantic parsing has recently received much attention. We introduce a general framework "
+                "for answer extraction which exploits semantic role annotations. We also present an algorithm for "
+                "harvesting semantic relations.")
+    assert task_phrases(abstract) == ["answer extraction"]  # "harvesting semantic relations": no task noun
+    title = "Using Semantic Roles to Improve Question Answering"
+    assert draft_focus_phrases(title, abstract) == ("semantic roles", "question answering", "answer extraction")
+    assert task_phrases("We address the task of unsupervised POS tagging.") == ["unsupervised POS tagging"]
+    assert task_phrases("We propose a network for better estimation of similarity.") == []  # how well, no task
+    # background sentences are the field's, not the draft's: "methods for parsing" there is no focus
+    assert task_phrases("Many methods for dependency parsing exist.") == []
