@@ -26,8 +26,9 @@ _DEFINITE_END = re.compile(r"\b(?:(?:of|for|on|in|with|from|by|over)\s+(?:[a-z]+
                            r"to\s+(?!the\b)[a-z]+\s+)the\s+(?P<noun>[a-z]+)$")  # "to perform the weighting"
 _ONE_OF_A_KIND = frozenset({"web", "internet", "art", "world", "literature", "field", "past", "future",
                             "wild"})
-# words that name no topic ("a new model named X", "the utility of X")
-_TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis"})
+# words that name no topic ("a new model named X", "the utility of X", "a technique making a prediction")
+_TOPICLESS_WORDS = frozenset({"named", "called", "dubbed", "termed", "utility", "usefulness", "role", "use", "analysis",
+                              "make", "makes", "making", "made"})
 
 
 def _specific_stems(text: str) -> set[str]:

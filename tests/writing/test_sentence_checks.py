@@ -193,6 +193,11 @@ def test_a_phrase_thinner_than_its_title_is_recognised() -> None:
     assert not thin_beside_title("DPRX", "Dense Passage Retrieval for Open-Domain Question Answering")  # a name
     assert thin_beside_title("a solution for ConvQA", "Attentive History Selection for Conversational Question "
                              "Answering")  # a task's acronym is not the paper's name
+    # "making" names no topic, as "makes" does not: the participle is no more specific than the clause
+    cutoff = "Dynamic Cutoff Prediction in Multi-Stage Retrieval Systems"
+    assert thin_beside_title("a technique making a parameter prediction", cutoff)
+    assert thin_beside_title("a technique that makes a parameter prediction", cutoff)
+    assert not thin_beside_title("a technique that makes a parameter prediction to maximize efficiency", cutoff)
 
 
 def test_a_method_sentence_needs_a_noun_phrase() -> None:
