@@ -71,7 +71,7 @@ _LEADING = re.compile(r"^(?:that|how|whether|here|novel|new|an?|the)\s+", re.I)
 PRONOUNS = {"we": "they", "our": "their", "us": "them", "ours": "theirs", "ourselves": "themselves"}
 # not "prior": "a Dirichlet prior" is a noun
 PREPOSITIONS = frozenset({"of", "for", "in", "on", "with", "by", "from", "to", "at", "into", "over", "under",
-                           "across", "between", "among", "through", "using", "via", "without", "than"})
+                           "across", "between", "among", "through", "using", "via", "without", "than", "within"})
 _BAD_RESULT_START = frozenset({"by", "how", "on", "in", "to", "whether", "if", "it", "this", "these", "for",
                                "the", "they", "there", "while", "whilst", "although", "though", "whereas",
                                "when", "since", "because", "unless"})  # "while there are cases [where ...]"

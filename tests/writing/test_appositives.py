@@ -84,3 +84,11 @@ def test_a_family_of_measures_is_completed_by_what_its_members_do() -> None:
     # a plural verb only where its object follows: "measures that human judges prefer" names no verb
     judged = " a family of measures that human judges prefer."
     assert descriptor_variants("ROUGE, a family of measures", judged) == ["ROUGE"]
+
+
+def test_a_relative_clause_is_cut_before_within_and_keeps_its_purpose() -> None:
+    rest = ("a technique that makes a parameter prediction to maximize efficiency within an effectiveness envelope "
+            "on a per query basis, using only static pre-retrieval features")
+    variants = descriptor_variants("a technique", rest, "Dynamic Cutoff Prediction in Multi-Stage Retrieval Systems")
+    assert variants[:2] == ["a technique that makes a parameter prediction to maximize efficiency",
+                            "a technique making a parameter prediction to maximize efficiency"]
