@@ -228,8 +228,9 @@ def _ends_whole(variant: str) -> bool:
 _FINDING = re.compile(r"^(?:show|demonstrate|prove|find|expect|believe|report)(?:e?s)?\b")
 
 # "address [the task of] POS tagging", "focuses on [the problem of] cross-lingual sentiment classification"
-_TASK_OF = re.compile(r"^(?P<verb>focus(?:es)?\s+on|address(?:es)?|tackles?|considers?|investigates?|explores?|"
-                      r"stud(?:y|ies))\s+the\s+(?:problem|task|question|challenge)\s+of\s+"
+TASK_VERBS = r"focus(?:es)?\s+on|address(?:es)?|tackles?|considers?|investigates?|explores?|stud(?:y|ies)"
+THE_TASK_OF = r"the\s+(?:problem|task|question|challenge)\s+of\s+"
+_TASK_OF = re.compile(rf"^(?P<verb>{TASK_VERBS})\s+{THE_TASK_OF}"
                       r"(?P<rest>(?!how\b|what\b|whether\b|which\b)[a-zA-Z][\w-]*(?<!ing)\b.*)$")
 
 

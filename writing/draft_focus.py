@@ -20,6 +20,7 @@ from relatex.analysis.claims.claim_words import STOPWORDS
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.theme_labels import title_phrases
+from relatex.writing.aspect_compressions import TASK_VERBS, THE_TASK_OF
 from relatex.writing.closings import fits_label, word_stems
 from relatex.writing.contributions import sentences_of
 from relatex.writing.draft_aspects import DRAFT_CONTRIBUTION
@@ -91,8 +92,8 @@ def draft_focus_phrases(title: str, abstract: str) -> tuple[str, ...]:
 
 # a task the draft's own work is for: "a general framework for [answer extraction]", "address [the task
 # of] [unsupervised POS tagging]", "focus on [the problem of] [cross-lingual sentiment classification]"
-_TASK = re.compile(r"(?:^(?:focus(?:es)?\s+on|address(?:es)?|tackles?)\s+|\sfor\s+)"
-                   r"(?:the\s+(?:task|problem)\s+of\s+)?(?P<np>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*){1,3}?)"
+_TASK = re.compile(rf"(?:^(?:{TASK_VERBS})\s+|\sfor\s+)(?:{THE_TASK_OF})?"
+                   r"(?P<np>[A-Za-z][\w-]*(?:\s[A-Za-z][\w-]*){1,3}?)"
                    r"(?=\s+(?:which|that|with|using|by|in|on|from|for|of|and|or|via|based)\b|[,;]|$)")
 # words saying how well rather than what ("for [better] estimation"): no task of their own
 _HOW_WELL = frozenset({"better", "improved", "more", "less", "faster", "higher", "lower", "efficient", "effective",

@@ -327,8 +327,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
 def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
              used: set[str], guard: CopyGuard, label: str, briefs: Sequence[PaperBrief]) -> str:
     """The paragraph's closing sentence (:mod:`relatex.writing.closings`, else a focus phrase of the
-    draft's title or a task its abstract names, :mod:`relatex.writing.draft_focus`); a theme whose first term another closing of
-    the section named already is named by its whole label."""
+    draft's title or a task its abstract names, :mod:`relatex.writing.draft_focus`); a theme whose
+    first term another closing of the section named already is named by its whole label."""
     focus, topic = draft_focus_phrases(plan.draft_title, plan.draft_abstract), draft_topic(plan.draft_title)
     short = theme_label(theme, short=True)
     if f"term:{short.lower()}" in used:
