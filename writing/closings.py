@@ -114,8 +114,12 @@ def sayable(aspect: DraftAspect, guard: CopyGuard | None = None) -> str:
 
 
 def _verbs(text: str, kind: str) -> frozenset[str]:
-    """The words known to be verbs in a closing's aspect: an action's first word."""
-    return frozenset(text.split()[:1]) if kind == "action" else frozenset()
+    """The words known to be verbs in a closing's aspect: an action's first word, the word after a
+    clause's opening "we" (the draft's own "we view X as Y")."""
+    words = text.split()
+    if kind == "action":
+        return frozenset(words[:1])
+    return frozenset(words[1:2]) if words[:1] == ["we"] and len(words) > 2 else frozenset()
 
 
 def _whole(subject: str, text: str, kind: str) -> bool:
