@@ -3,7 +3,7 @@ else: its asides, an inner modifier or its trailing modifiers dropped, its purpo
 gerund, a finding said with an infinitive ("show that X is Y" -> "show X to be Y"), what the draft
 shows how to do said as what it does ("show how to enhance X" -> "enhance X"), a task named without
 "the problem of", a list of adjectives before a noun left out, "as a problem of doing X" said "as
-doing X". Each compression
+doing X", "is able to" said "can". Each compression
 says what the draft says or less, never something the draft does not."""
 
 from __future__ import annotations
@@ -260,6 +260,15 @@ def as_doing(text: str) -> str:
     return _AS_PROBLEM_OF.sub("as ", text) if _AS_PROBLEM_OF.search(text) else ""
 
 
+_ABLE_TO = re.compile(r"\b(?:is|are)\s+able\s+to\s+(?=[a-z])", re.I)
+
+
+def as_can(text: str) -> str:
+    """"is able to" said "can" ("our formulation is able to handle X" -> "our formulation can handle
+    X"); "" when the text has none."""
+    return _ABLE_TO.sub("can ", text) if _ABLE_TO.search(text) else ""
+
+
 # an article and a list of two or more modifiers before the head ("a weakly-supervised, general-purpose,
 # and accurate algorithm"): what the thing is goes with the head, the list can go whole
 _MODIFIER_LIST = re.compile(r"\b(?P<article>a|an|the)\s+(?P<list>(?:[\w-]+,\s+)+(?:and\s+|or\s+)?[\w-]+)\s+"
@@ -298,7 +307,8 @@ def _trailing_cuts(text: str) -> list[str]:
     words = text.split()
     for limit in (9, 7, 5):
         said = shorten(text, limit, cut_clauses=False).split()  # its "we" said "they": the draft's own words back
-        short = " ".join(words[:len(said)]) if said == [PRONOUNS.get(w, w) for w in words[:len(said)]] else ""
+        same = said == [PRONOUNS.get(w, w) for w in words[:len(said)]]  # not cut at a comma: an aside starts
+        short = " ".join(words[:len(said)]) if same else ""
         rest = words[len(said):] if short else []
         if rest and (rest[0].lower() in MODIFIER_STARTS or _BY_PARTICIPLE.match(" ".join(rest[:2]))) \
                 and len(said) >= 3 and not _needs_rest(short, rest):
@@ -313,7 +323,7 @@ def compressions(text: str, action: bool = False) -> list[str]:
     action that names only a kind of thing ("present an extensive analysis", what of having been
     cut), a bare container ("present a list") or only how the work is tested is not said, nor a cut
     inside a list."""
-    fewer = [v for v in (task_named(text), without_modifier_list(text), as_doing(text)) if v]
+    fewer = [v for v in (task_named(text), without_modifier_list(text), as_doing(text), as_can(text)) if v]
     cuts = [cut for v in (text, *fewer) for cut in _trailing_cuts(v)]
     # "is generative[, producing ...]", "is deterministic [and is driven by ...]"; never how a finding
     # was reached ("[, using ...]")

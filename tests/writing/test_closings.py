@@ -451,3 +451,9 @@ def test_what_the_draft_views_something_as_is_said_without_a_problem_of() -> Non
     assert sayable(aspect, guard) == "we view coreference resolution as ranking candidate partitions"
     text = closing(THEME, (aspect, 2.0), Style(random.Random(0)), guard=guard)
     assert "we view coreference resolution as ranking candidate partitions." in text, text
+
+
+def test_is_able_to_is_said_can_and_the_drafts_our_is_kept_when_a_clause_is_cut() -> None:
+    said = compressions("our formulation is able to handle non-local output features in an efficient manner")
+    assert "our formulation can handle non-local output features" in said
+    assert not any(s.startswith("their") for s in said)  # the draft's "our" stays the draft's
