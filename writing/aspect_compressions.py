@@ -195,8 +195,10 @@ def what_is_shown_done(text: str) -> str:
     return f"{third_person(found.group('base'))} {found.group('action').split(maxsplit=1)[1]}"
 
 
-# verbs whose object goes on with "to" ("allows users [to ...]")
-_TO_COMPLEMENT = frozenset({"allow", "enable", "permit", "force", "require", "encourage", "cause", "ask"})
+# verbs whose object or meaning goes on with "to" ("allows users [to ...]", "can learn [to capture ...]")
+_TO_COMPLEMENT = frozenset({"allow", "enable", "permit", "force", "require", "encourage", "cause", "ask",
+                            "learn", "try", "aim", "seek", "attempt", "manage", "fail", "tend", "need", "want",
+                            "help", "able", "continue", "begin", "start", "strive", "choose", "decide"})
 
 
 def _needs_rest(short: str, rest: list[str]) -> bool:

@@ -457,3 +457,9 @@ def test_is_able_to_is_said_can_and_the_drafts_our_is_kept_when_a_clause_is_cut(
     said = compressions("our formulation is able to handle non-local output features in an efficient manner")
     assert "our formulation can handle non-local output features" in said
     assert not any(s.startswith("their") for s in said)  # the draft's "our" stays the draft's
+
+
+def test_a_verb_that_goes_on_with_to_is_not_cut_before_it() -> None:
+    said = compressions("our proposed methods can automatically learn to capture document interactions without "
+                        "any auxiliary information")
+    assert not any(s.endswith("learn") for s in said), said
