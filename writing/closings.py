@@ -12,7 +12,7 @@ import itertools
 import math
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TypeVar
@@ -175,6 +175,18 @@ def _assigned(table: list[list[float]], aspects: Sequence[DraftAspect],
         out[t] = (aspects[a], score)
         uses[a] += 1
     return out
+
+
+def untied(make: Callable[[], str], used: set[str], fits: Callable[[str], bool], tries: int = 3) -> str:
+    """A closing from ``make`` that ``fits`` its place ("" when none does in ``tries``): one that does not
+    is made again with only its template kept in ``used`` (templates hold "{"), so another is chosen."""
+    for _ in range(tries):
+        marked = set(used)
+        made = make()
+        if not made or fits(made):
+            return made
+        used.intersection_update(marked | {t for t in used - marked if "{" in t})
+    return ""
 
 
 def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,

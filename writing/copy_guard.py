@@ -51,6 +51,12 @@ class CopyGuard:
     def ok(self, text: str) -> bool:
         return not self.copied(text)
 
+    def ok_after(self, before: str, text: str) -> bool:
+        """Whether ``text`` said right after ``before`` starts or holds no copied run: a run may cross
+        from the end of one sentence into the next ("... in spoken dialogue. Our ...")."""
+        start = len(_words(before))
+        return not any(end > start for _, end in self.copied(f"{before} {text}"))
+
 
 def longest_copied_run(text: str, sources: Sequence[str]) -> int:
     """The longest run of consecutive words of ``text`` found verbatim in one of ``sources``."""

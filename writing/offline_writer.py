@@ -32,6 +32,7 @@ from relatex.writing.closings import (
     fitted_label,
     join_terms,
     theme_label,
+    untied,
 )
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
@@ -318,7 +319,9 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     pointed = [k for k in listed if k not in fitting] + [k for f in folded for k in f.pointed]
     sentences.append(see_also(pointed))
     used = set() if used_closings is None else used_closings
-    sentences.append(_closing(plan, theme, aspect, style, used, guard, label, briefs))
+    before = " ".join(s for s in sentences[-2:] if s)  # a run may cross into the closing
+    sentences.append(untied(lambda: _closing(plan, theme, aspect, style, used, guard, label, briefs), used,
+                            lambda closed: guard.ok_after(before, closed)))
     listed_keys = tuple(dict.fromkeys(b.key for b in leading + in_list))
     as_list = FoldedTheme(label, tuple(terms) or (label,), listed_keys, tuple(dict.fromkeys(pointed)))
     return ThemeParagraph(" ".join(s for s in sentences if s), as_list)

@@ -463,3 +463,25 @@ def test_a_verb_that_goes_on_with_to_is_not_cut_before_it() -> None:
     said = compressions("our proposed methods can automatically learn to capture document interactions without "
                         "any auxiliary information")
     assert not any(s.endswith("learn") for s in said), said
+
+
+def test_a_closing_that_completes_a_run_with_the_sentence_before_is_made_again() -> None:
+    from relatex.writing.closings import untied
+
+    abstract = "We apply a decision tree based approach to pronoun resolution in spoken dialogue. Our system deals."
+    guard = CopyGuard([abstract])
+    before = "\\citet{s0} present a machine learning approach to pronoun resolution in spoken dialogue."
+    assert guard.ok(before) and guard.ok("Our study draws on this work.")
+    assert not guard.ok_after(before, "Our study draws on this work.")  # "... in spoken dialogue. Our"
+    assert guard.ok_after(before, "This work provides context for our study.")
+    made = iter(["Our study draws on this work.", "This work provides context for our study."])
+    used: set[str] = set()
+
+    def make() -> str:
+        text = next(made)
+        used.update({f"{{template}} {text}", f"aspect:{text}"})
+        return text
+
+    assert untied(make, used, lambda c: guard.ok_after(before, c)) == "This work provides context for our study."
+    assert "{template} Our study draws on this work." in used  # the first template stays used, its aspect not
+    assert "aspect:Our study draws on this work." not in used
