@@ -177,7 +177,7 @@ def _assigned(table: list[list[float]], aspects: Sequence[DraftAspect],
     return out
 
 
-def untied(make: Callable[[], str], used: set[str], fits: Callable[[str], bool], tries: int = 3) -> str:
+def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[str], bool], tries: int = 3) -> str:
     """A closing from ``make`` that ``fits`` its place ("" when none does in ``tries``): one that does not
     is made again with only its template kept in ``used`` (templates hold "{"), so another is chosen."""
     for _ in range(tries):

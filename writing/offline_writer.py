@@ -28,11 +28,11 @@ from relatex.writing.closings import (
     assign_aspects,
     capitalise,
     closing,
+    closing_that_fits,
     fits_label,
     fitted_label,
     join_terms,
     theme_label,
-    untied,
 )
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
@@ -320,8 +320,8 @@ def write_theme(plan: WritingPlan, theme: ThemeOutline, index: int, guard: CopyG
     sentences.append(see_also(pointed))
     used = set() if used_closings is None else used_closings
     before = " ".join(s for s in sentences[-2:] if s)  # a run may cross into the closing
-    sentences.append(untied(lambda: _closing(plan, theme, aspect, style, used, guard, label, briefs), used,
-                            lambda closed: guard.ok_after(before, closed)))
+    sentences.append(closing_that_fits(lambda: _closing(plan, theme, aspect, style, used, guard, label, briefs),
+                                       used, lambda closed: guard.ok_after(before, closed)))
     listed_keys = tuple(dict.fromkeys(b.key for b in leading + in_list))
     as_list = FoldedTheme(label, tuple(terms) or (label,), listed_keys, tuple(dict.fromkeys(pointed)))
     return ThemeParagraph(" ".join(s for s in sentences if s), as_list)

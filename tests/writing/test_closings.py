@@ -466,7 +466,7 @@ def test_a_verb_that_goes_on_with_to_is_not_cut_before_it() -> None:
 
 
 def test_a_closing_that_completes_a_run_with_the_sentence_before_is_made_again() -> None:
-    from relatex.writing.closings import untied
+    from relatex.writing.closings import closing_that_fits
 
     abstract = "We apply a decision tree based approach to pronoun resolution in spoken dialogue. Our system deals."
     guard = CopyGuard([abstract])
@@ -482,6 +482,6 @@ def test_a_closing_that_completes_a_run_with_the_sentence_before_is_made_again()
         used.update({f"{{template}} {text}", f"aspect:{text}"})
         return text
 
-    assert untied(make, used, lambda c: guard.ok_after(before, c)) == "This work provides context for our study."
+    assert closing_that_fits(make, used, lambda c: guard.ok_after(before, c)) == "This work provides context for our study."
     assert "{template} Our study draws on this work." in used  # the first template stays used, its aspect not
     assert "aspect:Our study draws on this work." not in used
