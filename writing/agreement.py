@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.contributions import VERB_CLASSES, plural_head
@@ -25,16 +26,22 @@ def third_person(verb: str) -> str:
 # not a noun ("the design and use of ...": a verb does not open an of-phrase)
 _NOUN_TOO = frozenset({"use", "study", "design", "report", "focus", "release", "show", "train", "offer", "cover",
                        "find", "address", "leverage", "survey", "fine-tune", "pretrain"})  # "the design and use of"
+# what follows a verb joined by "and": its object, not a preposition or another conjunction
+_OBJECT_AHEAD = r"(?=\s+(?!(?:of|for|in|to|and|or|with|on|at|by)\b)[a-z])"
 _COORDINATED_VERB = re.compile(
     rf"\b(?:and|or)\s+(?P<verb>(?!(?:{'|'.join(sorted(_NOUN_TOO))})\b)(?:{_VERB_ALT}|devise|derive))\b"
-    r"(?=\s+(?!(?:of|for|in|to|and|or|with|on|at|by)\b)[a-z])", re.I)
+    + _OBJECT_AHEAD, re.I)
 
 
 def agree_singular(phrase: str) -> str:
     """A verb phrase said after a singular subject: its coordinated base verbs inflected too
     ("extends the theory and devises techniques", not "... and devise techniques")."""
-    return _COORDINATED_VERB.sub(lambda m: m.group(0)[: m.start("verb") - m.start()] + third_person(m.group("verb")),
-                                 phrase)
+    return _coordinated_as(_COORDINATED_VERB, third_person, phrase)
+
+
+def _coordinated_as(pattern: re.Pattern[str], form: Callable[[str], str], phrase: str) -> str:
+    """``phrase`` with each verb ``pattern`` finds after "and" / "or" said in ``form``."""
+    return pattern.sub(lambda m: m.group(0)[: m.start("verb") - m.start()] + form(m.group("verb")), phrase)
 
 
 MODALS = frozenset({"can", "could", "may", "might", "will", "would", "should", "must"})
@@ -89,8 +96,7 @@ def plural_action(action: str) -> str:
     first = base_form(words[i])
     if not first:
         return ""
-    rest = _COORDINATED_SINGULAR.sub(lambda m: m.group(0)[: m.start("verb") - m.start()]
-                                     + base_form(m.group("verb")), " ".join(words[i + 1:]))
+    rest = _coordinated_as(_COORDINATED_SINGULAR, base_form, " ".join(words[i + 1:]))
     return " ".join([*words[:i], first, *rest.split()])
 
 
@@ -99,7 +105,7 @@ _COORDINATED_SINGULAR = re.compile(
     + "|".join(sorted({third_person(v) for v in (*VERB_CLASSES, "devise", "derive", "discuss", "evaluate",
                                                   "examine", "analyze", "analyse", "compare")},
                       key=len, reverse=True))
-    + r")\b(?=\s+(?!(?:of|for|in|to|and|or|with|on|at|by)\b)[a-z])", re.I)
+    + r")\b" + _OBJECT_AHEAD, re.I)
 
 
 def plural_topic(topic: str) -> bool:

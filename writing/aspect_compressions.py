@@ -9,6 +9,7 @@ says what the draft says or less, never something the draft does not."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.word_classes import is_adjective_like
@@ -259,7 +260,7 @@ _AS_PROBLEM_OF = re.compile(r"\bas\s+(?:a|an|the)\s+(?:problem|task)\s+of\s+(?=[
 def as_doing(text: str) -> str:
     """What the draft views something as, said without "a problem of" ("we view X as a problem of
     ranking candidate partitions" -> "we view X as ranking candidate partitions"); "" when it has none."""
-    return _AS_PROBLEM_OF.sub("as ", text) if _AS_PROBLEM_OF.search(text) else ""
+    return _replaced(_AS_PROBLEM_OF, "as ", text)
 
 
 _ABLE_TO = re.compile(r"\b(?:is|are)\s+able\s+to\s+(?=[a-z])", re.I)
@@ -268,7 +269,13 @@ _ABLE_TO = re.compile(r"\b(?:is|are)\s+able\s+to\s+(?=[a-z])", re.I)
 def as_can(text: str) -> str:
     """"is able to" said "can" ("our formulation is able to handle X" -> "our formulation can handle
     X"); "" when the text has none."""
-    return _ABLE_TO.sub("can ", text) if _ABLE_TO.search(text) else ""
+    return _replaced(_ABLE_TO, "can ", text)
+
+
+def _replaced(pattern: re.Pattern[str], replacement: str, text: str) -> str:
+    """``text`` with ``pattern`` replaced, or "" when it does not occur."""
+    said, count = pattern.subn(replacement, text)
+    return said if count else ""
 
 
 # an article and a list of two or more modifiers before the head ("a weakly-supervised, general-purpose,
@@ -319,6 +326,13 @@ def _trailing_cuts(text: str) -> list[str]:
 
 
 def compressions(text: str, action: bool = False) -> list[str]:
+    """:func:`_compressions`, memoised: a closing asks for them once to choose its aspect
+    (:func:`relatex.writing.closings.sayable`) and again to say it."""
+    return list(_compressions(text, action))
+
+
+@lru_cache(maxsize=2048)
+def _compressions(text: str, action: bool) -> tuple[str, ...]:
     """The aspect whole, without its asides, without praise (:func:`without_praise`), its purpose
     said with a gerund, with one inner modifier dropped, then with its trailing modifiers dropped
     (cut before a preposition), then each of these as an infinitive (:func:`as_infinitive`). An
@@ -352,5 +366,5 @@ def compressions(text: str, action: bool = False) -> list[str]:
             out.append(variant)
     done = what_is_shown_done(text) if action else ""  # "show how to enhance X": "enhance X", compressed
     if done:
-        out += [v for v in compressions(done, action) if v not in out]
-    return out
+        out += [v for v in _compressions(done, action) if v not in out]
+    return tuple(out)

@@ -256,14 +256,18 @@ def test_what_this_paper_does_is_said_with_we_when_our_work_copies_it() -> None:
 def test_only_a_third_person_verb_is_said_in_its_base_form_for_we() -> None:
     from relatex.writing.agreement import plural_action
 
-    assert plural_action("examines whether role information helps") == "examine whether role information helps"
-    assert plural_action("studies two parsers and applies them") == "study two parsers and apply them"
-    assert plural_action("focuses on parsing") == "focus on parsing"
-    assert plural_action("uses a model") == "use a model"
-    assert plural_action("addresses the task") == "address the task"
-    assert plural_action("is deterministic") == ""  # "we is": no verb to agree
-    assert plural_action("can predict query terms") == ""
-    assert plural_action("proposed a model") == ""
+    said_with_we = {
+        "examines whether role information helps": "examine whether role information helps",
+        "studies two parsers and applies them": "study two parsers and apply them",
+        "focuses on parsing": "focus on parsing",
+        "uses a model": "use a model",
+        "addresses the task": "address the task",
+        "is deterministic": "",  # "we is": no verb to agree
+        "can predict query terms": "",
+        "proposed a model": "",
+    }
+    for action, said in said_with_we.items():
+        assert plural_action(action) == said, action
 
 
 def test_an_aspect_closes_one_paragraph_whichever_compression_says_it() -> None:
