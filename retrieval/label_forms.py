@@ -126,6 +126,9 @@ _MASS_ENDINGS = ("tion", "sion", "ment", "ness", "ing", "ics", "ism", "ance", "e
 
 _COUNT_HEADS = frozenset({"model", "network", "framework", "system", "method", "algorithm", "approach", "architecture",
                           "classifier", "parser", "tagger", "recommender", "metric", "measure", "estimator", "ranker"})
+# count nouns that a name before them makes one thing ("the Penn Treebank", "the SIGHAN bakeoff", "the
+# Brown corpus"); without a name, a kind ("parallel corpora", "treebanks")
+ONE_OF_A_KIND_HEADS = frozenset({"treebank", "bakeoff", "corpus", "challenge", "competition", "campaign", "score"})
 # count nouns among the irregular plurals ("analysis" and "index" are read as mass nouns in a label)
 _IRREGULAR_COUNT = frozenset({"corpus", "criterion", "phenomenon", "matrix"})
 # units of language as the head of a longer term: "work on compound nouns", never "on compound noun"
@@ -136,10 +139,14 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     """A term whose head is a count noun, in the plural, when the papers use it so (the phrase in the
     plural, or after "a"/"each"): "work on graph" and "approaches to related entity" are not English,
     "graphs" and "related entities" are; a unit of language the papers write before "phrase" is
-    named as that longer term ("base noun phrases"); other terms as they are."""
+    named as that longer term ("base noun phrases"); a name's one thing stays singular ("Penn
+    Treebank": :func:`names_one_thing`); other terms as they are."""
     words = term.split()
     head = words[-1] if words else ""
-    counts = head in _COUNT_HEADS or head in _IRREGULAR_COUNT  # "network" ends as "work", "corpus" as "s"
+    if names_one_thing(term):
+        return term
+    kinds = _COUNT_HEADS | ONE_OF_A_KIND_HEADS
+    counts = head in kinds or head in _IRREGULAR_COUNT  # "network" ends as "work", "corpus" as "s"
     mass = head.endswith(_MASS_ENDINGS) and not counts
     if not head.isalpha() or not head.islower() or mass:
         return term
@@ -150,11 +157,19 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     unit = head in _UNIT_HEADS and len(words) > 1
     if unit and any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts):
         return f"{term} phrases"  # "base noun" of "base noun phrase": a piece of the longer term, named whole
-    if head in _COUNT_HEADS or unit:
+    if head in kinds or unit:
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
     pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)
     return plural if any(pattern.search(text) for text in texts) else term
+
+
+def names_one_thing(term: str) -> bool:
+    """Whether a term is one named thing that takes "the" in a sentence: a singular head of
+    :data:`ONE_OF_A_KIND_HEADS` after a capitalised word ("Penn Treebank", "SIGHAN bakeoff",
+    "Chinese word segmentation bakeoff")."""
+    words = term.split()
+    return len(words) > 1 and words[-1].lower() in ONE_OF_A_KIND_HEADS and words[0][:1].isupper()
 
 
 def as_written(term: str, texts: Sequence[str]) -> str:

@@ -314,14 +314,16 @@ def _contains(words: Sequence[str], part: Sequence[str]) -> bool:
 def as_modifier_of(term: str, texts: Sequence[str]) -> str | None:
     """For a hyphenated word led by an adjective ("related-work", "real-world") that the papers nearly
     always write before a noun, the phrase with the noun they use most ("related-work sections"), or
-    "" when no noun recurs: a modifier names no theme alone. None: the word is no such modifier."""
-    first = term.split("-", 1)[0]
-    if " " in term or "-" not in term or not is_adjective_like(first):
+    "" when no noun recurs: a modifier names no theme alone. Any other hyphenated word ("shift-reduce")
+    is read so when the papers write a noun after it each time, three times at least. None: the word
+    is no such modifier."""
+    if " " in term or "-" not in term:
         return None
+    led = is_adjective_like(term.split("-", 1)[0])
     uses = [m.group(1) for text in texts
             for m in re.finditer(rf"\b{re.escape(term)}\b(?:\s+([a-z][a-z-]*))?", text.lower())]
     nouns = [w for w in uses if w and w not in STOPWORDS and not w.endswith("ly")]
-    if len(uses) < 2 or len(nouns) < 0.75 * len(uses):
+    if len(uses) < (2 if led else 3) or len(nouns) < (0.75 if led else 1.0) * len(uses):
         return None
     by_norm = Counter(_norm(w) for w in nouns)
     head, count = by_norm.most_common(1)[0]

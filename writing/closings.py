@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from relatex.analysis.claims.topic_claims import singular
+from relatex.retrieval.label_forms import names_one_thing
 from relatex.writing.agreement import plural_action, singular_action
 from relatex.writing.aspect_compressions import compressions
 from relatex.writing.copy_guard import CopyGuard
@@ -45,11 +46,12 @@ class Style:
 
 
 def join_terms(terms: Sequence[str]) -> str:
+    """Label terms as a phrase ("X, Y and Z"), a named thing with its article ("the Penn Treebank")."""
     kept: list[str] = []
     for term in terms:  # "measure" and "measured" say the same thing
         if term and not any(term[:5].lower() == k[:5].lower() for k in kept):
             kept.append(term)
-    terms = kept
+    terms = [f"the {t}" if names_one_thing(t) else t for t in kept]
     if not terms:
         return "this topic"
     if len(terms) == 1:
@@ -296,6 +298,7 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
     return join_terms(kept) if kept else "closely related problems"
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
 # verbs whose "re-" form is the same act again ("reranking" is ranking), unlike "research" or "represent"
 _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 
@@ -309,7 +312,7 @@ def word_stems(text: str) -> set[str]:
     """The words of a text by a crude stem (the first five letters of the word in the singular;
     short words whole); a word that redoes an act counts for its base too
     ("reranking" is about ranking)."""
-    return set().union(*_stem_sequence(text))
+    return set().union(*_stem_sequence(text)) - _ARTICLES  # "the Penn Treebank" is what "Penn Treebank" is
 
 
 @lru_cache(maxsize=4096)

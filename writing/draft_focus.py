@@ -19,6 +19,7 @@ from functools import lru_cache
 from relatex.analysis.claims.claim_words import STOPWORDS
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
+from relatex.retrieval.label_forms import ONE_OF_A_KIND_HEADS
 from relatex.retrieval.theme_labels import title_phrases
 from relatex.writing.aspect_compressions import TASK_VERBS, THE_TASK_OF
 from relatex.writing.closings import fits_label, word_stems
@@ -58,16 +59,16 @@ def focus_phrases(title: str) -> list[str]:
     ends = {p.split()[-1].lower() for p in phrases}
     for phrase in phrases:
         head = phrase.split()[-1].lower()
-        if head in ARTEFACT_HEADS or head in _COUNT_HEADS or re.search(r"\d", phrase) \
+        if head in ARTEFACT_HEADS or head in _COUNT_HEADS or head in ONE_OF_A_KIND_HEADS or re.search(r"\d", phrase) \
                 or names_a_span(phrase):
-            continue  # "our work focuses on neural network", "... on EMNLP-WMT 2011", "... on fifteen years"
+            continue  # "our work focuses on neural network", "... on SIGHAN bakeoff", "... on fifteen years"
         if phrase.split()[0].lower() in _COMPOUND_TAILS:
             continue  # "[large] scale machine translation", "[fine] grained entity typing": half a compound
         at = re.escape(phrase)
         moving = re.search(rf"\bfrom\s+[^:;]+?\s+to\s+{at}\b", title, re.I)  # "From X to Global Ranking"
-        if re.search(rf"\b{at}\s+of\b", title, re.I) \
+        if re.search(rf"\b{at}(?:\s+and\s+[a-z-]+)?\s+of\b", title, re.I) \
                 or (re.search(rf"\bto\s+{at}\b", title, re.I) and not moving):
-            continue  # "automatic identification [of ...]" says what of nothing; "[to] interpret time expressions"
+            continue  # "automatic identification [and classification of ...]" says what of nothing; "[to] interpret ..."
         if re.search(rf"\bfrom\s+{at}\s+to\s", title, re.I):
             continue  # "From Local Classification to Global Ranking": what the draft moves away from
         shared = re.search(rf"(\S+)\s+(?:and|or)\s+{at}\b", title, re.I)

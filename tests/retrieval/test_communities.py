@@ -416,3 +416,15 @@ def test_a_table_given_as_an_abstract_names_no_theme() -> None:
     }
     labels = label_communities([["a", "b"], ["c", "d"]], records)
     assert labels[0][1] and not any("protest" in t for t in labels[0][1]), labels
+
+
+def test_a_hyphenated_word_written_only_before_nouns_is_a_modifier() -> None:
+    from relatex.retrieval.theme_labels import as_modifier_of
+
+    texts = ["A shift-reduce parser for Chinese.", "We train shift-reduce parsers.", "Fast shift-reduce parsing."]
+    assert as_modifier_of("shift-reduce", texts) == "shift-reduce parsers"
+    assert as_modifier_of("shift-reduce", ["shift-reduce parsing", "shift-reduce conflicts", "shift-reduce actions"]) \
+        == ""  # no noun recurs
+    # a field's name written alone once is no modifier ("learning-to-rank.")
+    assert as_modifier_of("learning-to-rank", ["learning-to-rank models", "LTR models", "we study learning-to-rank."]) \
+        is None

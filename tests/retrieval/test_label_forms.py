@@ -83,3 +83,15 @@ def test_a_term_led_by_an_adverb_names_no_theme() -> None:
     assert not label_term_ok("closely related problems") and not label_term_ok("highly relevant documents")
     assert label_term_ok("weakly supervised learning") and label_term_ok("anomaly detection")
     assert label_term_ok("early detection") and label_term_ok("family history")
+
+
+def test_a_named_one_of_a_kind_stays_singular_a_kind_goes_plural() -> None:
+    from relatex.retrieval.label_forms import count_noun_plural, names_one_thing
+
+    # "work on Penn treebank" needs "the"; "work on parallel corpus" is no English, "parallel corpora" is
+    assert count_noun_plural("Penn treebank", []) == "Penn treebank"
+    assert count_noun_plural("SIGHAN bakeoff", []) == "SIGHAN bakeoff"
+    assert names_one_thing("Penn treebank") and names_one_thing("Chinese word segmentation bakeoff")
+    assert count_noun_plural("parallel corpus", []) == "parallel corpora"
+    assert not names_one_thing("treebank") and not names_one_thing("parallel corpus")
+    assert not names_one_thing("Bayesian network")  # a kind: "Bayesian networks"

@@ -489,3 +489,14 @@ def test_a_closing_that_completes_a_run_with_the_sentence_before_is_made_again()
     assert closing_that_fits(make, used, lambda c: guard.ok_after(before, c)) == "This work provides context for our study."
     assert "{template} Our study draws on this work." in used  # the first template stays used, its aspect not
     assert "aspect:Our study draws on this work." not in used
+
+
+def test_a_named_one_of_a_kind_is_said_with_its_article() -> None:
+    from relatex.writing.closings import fits_label, join_terms, word_stems
+
+    assert join_terms(["dependency parsing", "Penn Treebank"]) == "dependency parsing and the Penn Treebank"
+    assert join_terms(["SIGHAN bakeoff"]) == "the SIGHAN bakeoff"
+    assert join_terms(["parallel corpora", "treebanks"]) == "parallel corpora and treebanks"
+    # the article changes nothing of what the label is about
+    assert word_stems("the Penn Treebank") == word_stems("Penn Treebank")
+    assert fits_label("Parsing the Penn Treebank", "", ["Penn Treebank"])

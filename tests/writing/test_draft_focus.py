@@ -29,6 +29,10 @@ def test_the_title_gives_its_noun_phrases_in_order_names_kept_artefacts_left_out
     # what a title says of its time or kind is no topic
     assert focus_phrases("Coreference Resolution: Fifteen Years Later") == ["coreference resolution"]
     assert focus_phrases("Findings of the EMNLP-WMT 2011 Shared Task") == []
+    # what of: "its focus on automatic identification" says nothing; a bakeoff needs an article
+    assert focus_phrases("Linguistic Knowledge Sources in the Automatic Identification and Classification of "
+                         "Reviews") == ["linguistic knowledge sources"]
+    assert focus_phrases("A Chinese Morphological Analyzer for the Fourth Sighan Bakeoff") == []
 
 
 def test_a_phrase_the_theme_papers_name_is_no_contrast() -> None:
