@@ -265,7 +265,14 @@ def written_alone(term: str, texts: Sequence[str]) -> bool:
     return not words or any(pattern.search(text) for text in texts)
 
 
+# words saying how well, never part of a theme's name ("effective neural CLIR" is work on neural CLIR)
+_HOW_WELL = frozenset({"effective", "efficient", "accurate", "better", "improved", "fast", "faster", "good"})
+
+
 def label_term_form(term: str, texts: Sequence[str], abstracts: Sequence[str]) -> str:
     """A label term as it is written: a tool's name joined as the papers join it, a count noun in
-    the plural, capitals consistent over the phrase."""
+    the plural, capitals consistent over the phrase, no word before it that says how well."""
+    words = term.split()
+    if len(words) > 2 and words[0].lower() in _HOW_WELL:
+        term = " ".join(words[1:])
     return consistent_capitals(count_noun_plural(as_written(term, texts), texts), abstracts)

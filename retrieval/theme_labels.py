@@ -60,11 +60,12 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationship relationships network networks number numbers stage stages customers consumers participants
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
-    terascale predicate-argument trees tag tags patterns frequencies parses""".split())
-_VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts"})  # "large amounts", "negative impacts"
+    terascale predicate-argument trees tag tags patterns frequencies parses mobile""".split())
+# "large amounts", "negative impacts", "subdocument level": how much or where, not what
+_VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels"})
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same",
-                                 "high", "better", "improved"})  # "high precision": how good, not what
+                                 "high", "better", "improved", "single"})  # "high precision": how good, not what
 # words that need a complement ("attention and due"), verbs, adverbs and tags never name a theme
 _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid versus vs train trains said
     achieves improves obtains yields outperforms shows rather instead hence quite still even whereas whether

@@ -95,3 +95,14 @@ def test_a_named_one_of_a_kind_stays_singular_a_kind_goes_plural() -> None:
     assert count_noun_plural("parallel corpus", []) == "parallel corpora"
     assert not names_one_thing("treebank") and not names_one_thing("parallel corpus")
     assert not names_one_thing("Bayesian network")  # a kind: "Bayesian networks"
+
+
+def test_a_label_says_what_not_how_well_how_many_or_where() -> None:
+    from relatex.retrieval.label_forms import label_term_form
+    from relatex.retrieval.theme_labels import label_term_ok
+
+    assert label_term_form("effective neural CLIR", [], []) == "neural CLIR"
+    assert label_term_form("effective reranking", [], []) == "effective reranking"  # the word is all it has
+    assert not label_term_ok("single query")
+    assert not label_term_ok("subdocument level")
+    assert not label_term_ok("mobile") and label_term_ok("mobile search")
