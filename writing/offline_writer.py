@@ -209,7 +209,10 @@ def _finding(contribution: Contribution, style: Style) -> str:
     if contribution.result and contribution.result.lower() not in contribution.phrase.lower():
         return style.pick(RESULTS).format(result=contribution.result)
     if usable_method(contribution):
-        return style.pick(METHODS).format(method=contribution.method)
+        template = style.pick(METHODS)
+        if "approach" in template and re.search(r"\bapproach", contribution.method, re.I):
+            template = METHODS[1]  # "The approach rests on a maximum-likelihood approach": one approach
+        return template.format(method=contribution.method)
     return ""
 
 

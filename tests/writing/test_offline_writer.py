@@ -802,3 +802,17 @@ def test_a_problem_of_doing_something_is_said_again_as_how_to_do_it() -> None:
         said.index("the problem of representing and recommending products")
     assert not sentences_garbled("\\citet{a} study how to represent and recommend products for grocery shopping.")
     assert sentences_garbled("\\citet{a} study how to represent.")  # the infinitive without its object
+
+
+def test_a_method_that_is_an_approach_is_not_said_to_be_what_the_approach_rests_on() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _finding
+
+    contribution = Contribution(verb="propose", phrase="a parser for German", method="a maximum-likelihood approach")
+    said = {_finding(contribution, Style(random.Random(seed))) for seed in range(30)}
+    assert said and not any(s.startswith(" The approach") for s in said)
+    other = Contribution(verb="propose", phrase="a parser for German", method="an EM algorithm")
+    assert any(_finding(other, Style(random.Random(seed))).startswith(" The approach") for seed in range(30))
