@@ -93,6 +93,9 @@ def test_a_named_one_of_a_kind_stays_singular_a_kind_goes_plural() -> None:
     assert count_noun_plural("SIGHAN bakeoff", []) == "SIGHAN bakeoff"
     assert names_one_thing("Penn treebank") and names_one_thing("Chinese word segmentation bakeoff")
     assert count_noun_plural("parallel corpus", []) == "parallel corpora"
+    assert count_noun_plural("knowledge graph", ["knowledge graph embedding"]) == "knowledge graphs"
+    assert count_noun_plural("parse tree", []) == "parse trees"
+    assert count_noun_plural("graph", ["A graph-based model.", "A graph model."]) == "graph"  # a modifier alone
     assert not names_one_thing("treebank") and not names_one_thing("parallel corpus")
     assert not names_one_thing("Bayesian network")  # a kind: "Bayesian networks"
 
