@@ -60,7 +60,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationship relationships network networks number numbers stage stages customers consumers participants
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
-    terascale predicate-argument trees tag tags patterns frequencies parses mobile""".split())
+    terascale predicate-argument trees tag tags patterns frequencies parses mobile standard""".split())
 # "large amounts", "negative impacts", "subdocument level": how much or where, not what
 _VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels"})
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",

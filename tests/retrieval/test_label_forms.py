@@ -109,3 +109,4 @@ def test_a_label_says_what_not_how_well_how_many_or_where() -> None:
     assert not label_term_ok("single query")
     assert not label_term_ok("subdocument level")
     assert not label_term_ok("mobile") and label_term_ok("mobile search")
+    assert not label_term_ok("standard")  # "unsupervised part-of-speech tagging and standard"
