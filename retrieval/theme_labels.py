@@ -60,7 +60,9 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationship relationships network networks number numbers stage stages customers consumers participants
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
-    terascale predicate-argument trees tag tags patterns frequencies parses mobile standard""".split())
+    terascale predicate-argument trees tag tags patterns frequencies parses standard""".split())
+# words that name a theme only inside a longer phrase of the titles ("mobile notifications"), never alone
+_ONLY_WIDENED = frozenset({"mobile"})
 # "large amounts", "negative impacts", "subdocument level": how much or where, not what
 _VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels"})
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
@@ -231,6 +233,8 @@ def label_terms(
         if len(words) <= 2:
             context = _LabelContext(phrases, norm_weight, every_candidate, used, df, shared_by)
             label = _widened(term, words, weight, context) or term
+            if label in _ONLY_WIDENED:
+                continue  # "push notification systems and mobile"
         label = " ".join((surface or {}).get(w.lower(), w) for w in label.split())
         if is_a_name(label) or (re.fullmatch(r"[A-Z][a-z]+|[A-Z][A-Z0-9]{2,}", label)
                                 and label.lower() not in said_in_titles):

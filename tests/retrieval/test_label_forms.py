@@ -108,5 +108,14 @@ def test_a_label_says_what_not_how_well_how_many_or_where() -> None:
     assert label_term_form("effective reranking", [], []) == "effective reranking"  # the word is all it has
     assert not label_term_ok("single query")
     assert not label_term_ok("subdocument level")
-    assert not label_term_ok("mobile") and label_term_ok("mobile search")
     assert not label_term_ok("standard")  # "unsupervised part-of-speech tagging and standard"
+
+
+def test_mobile_names_a_theme_only_inside_a_title_phrase() -> None:
+    from relatex.retrieval.theme_labels import label_terms
+
+    terms = [{"mobile", "push"}, {"mobile", "push"}, {"mobile"}]
+    weighted = [("mobile", 1.0), ("push", 0.8)]
+    titles = ["Mobile Notifications in the Wild", "Predicting Mobile Notifications", "A Study of Phones"]
+    assert label_terms(weighted, titles, terms)[0] == "mobile notifications"
+    assert "mobile" not in label_terms(weighted, ["Push Systems", "Push Delivery", "Phones"], terms)
