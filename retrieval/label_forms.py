@@ -132,6 +132,7 @@ ONE_OF_A_KIND_HEADS = frozenset({"treebank", "bakeoff", "corpus", "challenge", "
 # count nouns that a longer term names as a kind ("work on knowledge graphs", "on parse trees"); alone,
 # "graph" may be the modifier its papers write ("graph-based"), and stays as they write it
 _KIND_IN_A_PHRASE = frozenset({"graph", "tree", "template"})
+_KINDS = _COUNT_HEADS | ONE_OF_A_KIND_HEADS  # in the plural wherever no name makes them one thing
 # count nouns among the irregular plurals ("analysis" and "index" are read as mass nouns in a label)
 _IRREGULAR_COUNT = frozenset({"corpus", "criterion", "phenomenon", "matrix"})
 # units of language as the head of a longer term: "work on compound nouns", never "on compound noun"
@@ -148,8 +149,7 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     head = words[-1] if words else ""
     if names_one_thing(term):
         return term
-    kinds = _COUNT_HEADS | ONE_OF_A_KIND_HEADS
-    counts = head in kinds or head in _IRREGULAR_COUNT  # "network" ends as "work", "corpus" as "s"
+    counts = head in _KINDS or head in _IRREGULAR_COUNT  # "network" ends as "work", "corpus" as "s"
     mass = head.endswith(_MASS_ENDINGS) and not counts
     if not head.isalpha() or not head.islower() or mass:
         return term
@@ -160,7 +160,7 @@ def count_noun_plural(term: str, texts: Sequence[str]) -> str:
     unit = head in _UNIT_HEADS and len(words) > 1
     if unit and any(re.search(rf"\b{re.escape(term)}\s+phrases?\b", text, re.I) for text in texts):
         return f"{term} phrases"  # "base noun" of "base noun phrase": a piece of the longer term, named whole
-    if head in kinds or unit or (head in _KIND_IN_A_PHRASE and len(words) > 1):
+    if head in _KINDS or unit or (head in _KIND_IN_A_PHRASE and len(words) > 1):
         return plural  # "work on matching models", "work on parsers": a kind of artefact, never a mass
     after = r"(?=\s*[.,;:)]|\s+(?:of|in|on|with|for|to|from|that|which|is|was|has|and|or|by)\b)"  # not a modifier
     pattern = re.compile(rf"\b{re.escape(plural)}\b|\b(?:a|an|each|every)\s+{re.escape(term)}{after}", re.I)

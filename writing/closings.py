@@ -298,7 +298,7 @@ def theme_label(theme: ThemeOutline, short: bool = False) -> str:
     return join_terms(kept) if kept else "closely related problems"
 
 
-_ARTICLES = frozenset({"the", "a", "an"})
+_ARTICLES = frozenset({"the", "a", "an"})  # no word of what a text is about ("the Penn Treebank")
 # verbs whose "re-" form is the same act again ("reranking" is ranking), unlike "research" or "represent"
 _AGAIN = re.compile(r"re-?((?:rank|order|writ|train|weigh|scor|index)[a-z]*)")
 
@@ -310,9 +310,9 @@ GENERAL_STEMS = frozenset({"model", "metho", "appro", "syste", "learn", "data", 
 
 def word_stems(text: str) -> set[str]:
     """The words of a text by a crude stem (the first five letters of the word in the singular;
-    short words whole); a word that redoes an act counts for its base too
+    short words whole), articles left out; a word that redoes an act counts for its base too
     ("reranking" is about ranking)."""
-    return set().union(*_stem_sequence(text)) - _ARTICLES  # "the Penn Treebank" is what "Penn Treebank" is
+    return set().union(*_stem_sequence(text)) - _ARTICLES
 
 
 @lru_cache(maxsize=4096)
