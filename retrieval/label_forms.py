@@ -224,6 +224,17 @@ def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str],
     return f"{shown} {term}"
 
 
+def hyphen_joined(term: str, texts: Sequence[str]) -> str:
+    """A term that its texts write only joined by a hyphen to the same word before it, twice at
+    least, with that word ("generated lists" -> "user-generated lists"); else the term."""
+    pattern = rf"(?<![\w\-])(?:([A-Za-z]+)-)?{re.escape(term)}(?![\w\-])"
+    before = [m.group(1) for text in texts for m in re.finditer(pattern, text, re.I)]
+    if len(before) < 2 or not all(before):
+        return term
+    word, count = Counter(w.lower() for w in before).most_common(1)[0]
+    return f"{word}-{term}" if count == len(before) else term
+
+
 def _followers(term: str, texts: Sequence[str]) -> tuple[list[str], int]:
     """The word after each use of ``term`` in ``texts`` ("" where none follows), and how many texts use it."""
     return _adjacent_words(rf"(?<![\w\-]){re.escape(term)}(?:\s+([A-Za-z][\w\-]*))?", texts)

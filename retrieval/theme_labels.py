@@ -19,6 +19,7 @@ from relatex.retrieval.label_forms import (
     LANGUAGES,
     ends_no_phrase,
     followed_phrase,
+    hyphen_joined,
     label_spellings,
     label_term_form,
     untagged,
@@ -60,11 +61,12 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationship relationships network networks number numbers stage stages customers consumers participants
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
-    terascale predicate-argument trees tag tags patterns frequencies parses standard""".split())
+    terascale predicate-argument trees tag tags patterns frequencies parses standard resolution combination""".split())
 # words that name a theme only inside a longer phrase of the titles ("mobile notifications"), never alone
-_ONLY_WIDENED = frozenset({"mobile"})
-# "large amounts", "negative impacts", "subdocument level": how much or where, not what
-_VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels"})
+_ONLY_WIDENED = frozenset({"mobile", "mouse"})
+# "large amounts", "negative impacts", "subdocument level": how much or where, not what; "dynamic user": a
+# modifier ("dynamic user interests") without its noun
+_VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels", "user"})
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same",
                                  "high", "better", "improved", "single"})  # "high precision": how good, not what
@@ -126,7 +128,11 @@ def _whole(term: str, texts: Sequence[str], spellings: Mapping[str, str]) -> str
     spelled as the papers spell it ("Chinese word segmentation"); None when both it and the term's
     first word are capitalised inside sentences: the term is then a piece of a name ("Natural
     Language" of "Computational Natural Language Learning", a venue), or a modifier whose head
-    the texts vary (:func:`ends_no_phrase`)."""
+    the texts vary (:func:`ends_no_phrase`); a term its texts only write after a word and a hyphen,
+    with that word (:func:`hyphen_joined`)."""
+    joined = hyphen_joined(term, texts)
+    if joined != term:
+        return joined  # "generated lists" of "user-generated lists"
     whole = whole_phrase(term, texts, _extended_term_ok)
     if whole == term:
         followed = followed_phrase(term, texts, label_term_ok)

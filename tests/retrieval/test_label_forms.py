@@ -119,3 +119,20 @@ def test_mobile_names_a_theme_only_inside_a_title_phrase() -> None:
     titles = ["Mobile Notifications in the Wild", "Predicting Mobile Notifications", "A Study of Phones"]
     assert label_terms(weighted, titles, terms)[0] == "mobile notifications"
     assert "mobile" not in label_terms(weighted, ["Push Systems", "Push Delivery", "Phones"], terms)
+
+
+def test_a_term_written_only_after_a_hyphen_is_named_with_the_word_before() -> None:
+    from relatex.retrieval.label_forms import hyphen_joined
+    from relatex.retrieval.theme_labels import label_term_ok
+
+    texts = ["We model user-generated lists.", "User-generated lists of items are common."]
+    assert hyphen_joined("generated lists", texts) == "user-generated lists"
+    assert hyphen_joined("generated lists", [*texts, "Automatically generated lists."]) == "generated lists"
+    assert hyphen_joined("generated lists", texts[:1]) == "generated lists"  # once is no usage
+    # pieces and modifiers that name no theme alone
+    assert not label_term_ok("resolution") and not label_term_ok("combination")
+    assert not label_term_ok("dynamic user") and label_term_ok("Twitter users")
+    from relatex.retrieval.theme_labels import label_terms
+
+    assert "mouse" not in label_terms([("mouse", 1.0)], ["Mouse Movements", "Mouse Cursors", "Gaze"],
+                                      [{"mouse"}, {"mouse"}, {"mouse"}])
