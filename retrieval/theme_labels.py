@@ -74,7 +74,7 @@ _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different"
 _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid versus vs train trains said
     achieves improves obtains yields outperforms shows rather instead hence quite still even whereas whether
     neither therefore usually typically generally mostly merely nearly perhaps somewhat vbd vbz vbn vbg vbp
-    nnp nns nnps jjr jjs wdt""".split())
+    nnp nns nnps jjr jjs wdt seconds minutes hours generated""".split())  # "seconds looking", "[user] generated lists"
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
     carlo hessian laplacian euclidean markovian""".split())

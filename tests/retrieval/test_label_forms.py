@@ -136,3 +136,5 @@ def test_a_term_written_only_after_a_hyphen_is_named_with_the_word_before() -> N
 
     assert "mouse" not in label_terms([("mouse", 1.0)], ["Mouse Movements", "Mouse Cursors", "Gaze"],
                                       [{"mouse"}, {"mouse"}, {"mouse"}])
+    # a unit of time and a participle without its agent name nothing ("seconds looking", "[user] generated lists")
+    assert not label_term_ok("seconds looking") and not label_term_ok("generated lists")
