@@ -99,7 +99,8 @@ def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tu
 
 # words of a result or a measure, which no topic is named by ("significant improvements", "F-measure")
 _MEASURE_WORDS = frozenset({"improvement", "improvements", "accuracy", "f-measure", "f-score", "error", "errors",
-                            "metric", "metrics", "performance", "results", "baseline", "baselines", "gains", "scores"})
+                            "metric", "metrics", "performance", "results", "baseline", "baselines", "gains", "scores",
+                            "test", "tests", "experiments"})  # how a paper was tested ("blind tests")
 
 
 def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
