@@ -99,8 +99,8 @@ def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tu
 
 # words of a result or a measure, which no topic is named by ("significant improvements", "F-measure")
 _MEASURE_WORDS = frozenset({"improvement", "improvements", "accuracy", "f-measure", "f-score", "error", "errors",
-                            "metric", "metrics", "performance", "results", "baseline", "baselines", "gains", "scores",
-                            "test", "tests", "experiments"})  # how a paper was tested ("blind tests")
+                            "metric", "metrics", "performance", "results", "baseline", "baselines", "gains", "scores"})
+_TESTING_HEADS = frozenset({"test", "tests", "experiments"})  # how a paper was tested ("blind tests"), not "test collections"
 
 
 def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
@@ -115,7 +115,7 @@ def facet_kind(term: str, briefs: Sequence[PaperBrief]) -> str:
     parsing and [Street Journal]", of "Wall Street Journal"), "word" for a single word ("semantic
     role labeling and [parses]"; not a compound: "learning-to-rank"); "" for a topic."""
     words = term.split()
-    if _MEASURE_WORDS & {w.lower() for w in words}:
+    if _MEASURE_WORDS & {w.lower() for w in words} or words[-1].lower() in _TESTING_HEADS:
         return "measure"
     if term[:1].isupper():
         found = [m for b in briefs for m in re.finditer(rf"(\S*)\s+{re.escape(term)}\b",

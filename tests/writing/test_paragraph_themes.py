@@ -88,6 +88,7 @@ def test_a_second_label_term_that_is_a_facet_is_no_topic() -> None:
     assert facet_term("parses", wsj) and facet_term("significant improvements", wsj)
     assert not facet_term("user modeling", wsj)
     assert facet_term("blind tests", wsj)  # how a paper was tested is no topic beside the first
+    assert not facet_term("test collections", wsj)
     assert joint_terms(["dependency parsing", "Street Journal"], wsj) == ["dependency parsing"]
     # a piece of a name or a measure tells no paragraphs apart either
     assert joint_terms(["dependency parsing", "Street Journal"], wsj, others=["dependency trees"]) == \
