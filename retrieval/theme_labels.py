@@ -61,10 +61,9 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     relationship relationships network networks number numbers stage stages customers consumers participants
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
-    terascale predicate-argument trees tag tags patterns frequencies parses standard resolution combination
-    lists""".split())
+    terascale predicate-argument trees tag tags patterns frequencies parses standard resolution combination""".split())
 # words that name a theme only inside a longer phrase of the titles ("mobile notifications"), never alone
-_ONLY_WIDENED = frozenset({"mobile", "mouse"})
+_ONLY_WIDENED = frozenset({"mobile", "mouse", "lists"})
 # "large amounts", "negative impacts", "subdocument level": how much or where, not what; "dynamic user": a
 # modifier ("dynamic user interests") without its noun
 _VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels", "user"})

@@ -130,11 +130,14 @@ def test_a_term_written_only_after_a_hyphen_is_named_with_the_word_before() -> N
     assert hyphen_joined("generated lists", [*texts, "Automatically generated lists."]) == "generated lists"
     assert hyphen_joined("generated lists", texts[:1]) == "generated lists"  # once is no usage
     # pieces and modifiers that name no theme alone
-    assert not label_term_ok("resolution") and not label_term_ok("combination") and not label_term_ok("lists")
+    assert not label_term_ok("resolution") and not label_term_ok("combination")
     assert not label_term_ok("dynamic user") and label_term_ok("Twitter users")
     from relatex.retrieval.theme_labels import label_terms
 
     assert "mouse" not in label_terms([("mouse", 1.0)], ["Mouse Movements", "Mouse Cursors", "Gaze"],
                                       [{"mouse"}, {"mouse"}, {"mouse"}])
+    assert "lists" not in label_terms([("lists", 1.0)], ["Lists of Items", "Bundles", "Gaze"], [{"lists"}] * 3)
+    assert label_terms([("lists", 1.0)], ["Item Lists", "Recommending Item Lists", "Gaze"], [{"lists"}] * 3) \
+        == ("item lists",)
     # a unit of time and a participle without its agent name nothing ("seconds looking", "[user] generated lists")
     assert not label_term_ok("seconds looking") and not label_term_ok("generated lists")
