@@ -227,6 +227,9 @@ def whole_phrase(term: str, texts: Sequence[str], names_a_theme: Callable[[str],
 def hyphen_joined(term: str, texts: Sequence[str]) -> str:
     """A term that its texts write only joined by a hyphen to the same word before it, twice at
     least, with that word ("generated lists" -> "user-generated lists"); else the term."""
+    low = term.lower()
+    if not any(f"-{low}" in text.lower() for text in texts):
+        return term  # no use after a hyphen: the scan below would find none
     pattern = rf"(?<![\w\-])(?:([A-Za-z]+)-)?{re.escape(term)}(?![\w\-])"
     before = [m.group(1) for text in texts for m in re.finditer(pattern, text, re.I)]
     if len(before) < 2 or not all(before):

@@ -62,7 +62,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
     terascale predicate-argument trees tag tags patterns frequencies parses standard resolution combination""".split())
-# words that name a theme only inside a longer phrase of the titles ("mobile notifications"), never alone
+# words that name a theme only inside a longer phrase of the titles ("mobile notifications", "item lists")
 _ONLY_WIDENED = frozenset({"mobile", "mouse", "lists"})
 # "large amounts", "negative impacts", "subdocument level": how much or where, not what; "dynamic user": a
 # modifier ("dynamic user interests") without its noun
@@ -70,11 +70,12 @@ _VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "le
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same",
                                  "high", "better", "improved", "single"})  # "high precision": how good, not what
-# words that need a complement ("attention and due"), verbs, adverbs and tags never name a theme
+# words that need a complement ("attention and due"), verbs, adverbs, tags, units of time ("seconds looking")
+# and a participle without its agent ("[user] generated lists") never name a theme
 _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid versus vs train trains said
     achieves improves obtains yields outperforms shows rather instead hence quite still even whereas whether
     neither therefore usually typically generally mostly merely nearly perhaps somewhat vbd vbz vbn vbg vbp
-    nnp nns nnps jjr jjs wdt seconds minutes hours generated""".split())  # "seconds looking", "[user] generated lists"
+    nnp nns nnps jjr jjs wdt seconds minutes hours generated""".split())
 # languages and names that modify a noun ("Chinese word segmentation", "Markov models") but name nothing alone
 _NAMES_AS_MODIFIERS = LANGUAGES | frozenset("""markov bayesian gaussian dirichlet poisson bernoulli zipf monte
     carlo hessian laplacian euclidean markovian""".split())

@@ -100,7 +100,8 @@ def _second_term(first_term: str, term: str, briefs: Sequence[PaperBrief]) -> tu
 # words of a result or a measure, which no topic is named by ("significant improvements", "F-measure")
 _MEASURE_WORDS = frozenset({"improvement", "improvements", "accuracy", "f-measure", "f-score", "error", "errors",
                             "metric", "metrics", "performance", "results", "baseline", "baselines", "gains", "scores"})
-_TESTING_HEADS = frozenset({"test", "tests", "experiments"})  # how a paper was tested ("blind tests"), not "test collections"
+# heads saying how a paper was tested ("blind tests"); "test collections" is a topic
+_TESTING_HEADS = frozenset({"test", "tests", "experiments"})
 
 
 def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
@@ -110,8 +111,8 @@ def facet_term(term: str, briefs: Sequence[PaperBrief]) -> bool:
 
 
 def facet_kind(term: str, briefs: Sequence[PaperBrief]) -> str:
-    """What makes a label's second term a facet: "measure" for a result or measure ("[significant
-    improvements]"), "fragment" for part of a longer name in every paper that has it ("dependency
+    """What makes a label's second term a facet: "measure" for a result, a measure or a test ("[significant
+    improvements]", "[blind tests]"), "fragment" for part of a longer name in every paper that has it ("dependency
     parsing and [Street Journal]", of "Wall Street Journal"), "word" for a single word ("semantic
     role labeling and [parses]"; not a compound: "learning-to-rank"); "" for a topic."""
     words = term.split()
