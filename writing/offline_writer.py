@@ -211,7 +211,8 @@ def _finding(contribution: Contribution, style: Style) -> str:
     if usable_method(contribution):
         template = style.pick(METHODS)
         if "approach" in template and re.search(r"\bapproach", contribution.method, re.I):
-            template = METHODS[1]  # "The approach rests on a maximum-likelihood approach": one approach
+            # "The approach rests on a maximum-likelihood approach": the first template naming none
+            template = next(t for t in METHODS if "approach" not in t)
         return template.format(method=contribution.method)
     return ""
 
