@@ -21,6 +21,7 @@ from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_senten
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.label_forms import ONE_OF_A_KIND_HEADS
 from relatex.retrieval.theme_labels import title_phrases
+from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.aspect_compressions import TASK_VERBS, THE_TASK_OF
 from relatex.writing.closings import fits_label, word_stems
 from relatex.writing.contributions import sentences_of
@@ -39,7 +40,8 @@ CLOSING_FOCUS = (  # {phrase}: a noun phrase of the draft's title that no paper 
 # singular heads that name one thing and would need an article ("a morphological analyzer")
 _COUNT_HEADS = frozenset({"function", "analyzer", "analyser", "translator", "generator", "extractor", "detector",
                           "learner", "ranker", "encoder", "decoder", "tokenizer", "segmenter", "lexicon", "grammar",
-                          "tree", "graph", "vector", "matrix", "task", "problem", "study", "paradigm", "technique"})
+                          "tree", "graph", "vector", "matrix", "task", "problem", "study", "paradigm", "technique",
+                          "strategy"})
 
 
 _WORK_HEADS = ARTEFACT_HEADS | {"program", "programme", "technique"}  # heads naming a kind of work
@@ -71,11 +73,26 @@ def focus_phrases(title: str) -> list[str]:
             continue  # "automatic identification [and classification of ...]" says what of nothing; "[to] interpret ..."
         if re.search(rf"\bfrom\s+{at}\s+to\s", title, re.I):
             continue  # "From Local Classification to Global Ranking": what the draft moves away from
-        shared = re.search(rf"(\S+)\s+(?:and|or)\s+{at}\b", title, re.I)
+        shared = re.search(rf"(\S+)\s+(and|or)\s+{at}\b", title, re.I)
         if shared and shared.group(1).lower() not in ends:
-            continue  # "[pro and] con reasons": the head is shared with a word that is no phrase of its own
-        out.append(lowered(phrase))
+            phrase = _coordinated(shared.group(1), shared.group(2), phrase)
+            if not phrase:
+                continue  # "[pro and] con reasons": the head is shared with a word that is no phrase of its own
+        if lowered(phrase) not in out:
+            out.append(lowered(phrase))
     return out
+
+
+def _coordinated(before: str, conjunction: str, phrase: str) -> str:
+    """A title phrase after "X and": the phrase itself where X names a thing of its own ("CCG and
+    Log-Linear Models"), the two modifiers with their shared head where the phrase opens on one
+    ("Upper and Lower Bounds": "upper and lower bounds"), else "" (the head is shared with a word
+    that is no modifier the lexicon knows: "Pro and Con Reasons")."""
+    if len(before) > 1 and before.isupper():
+        return phrase  # an acronym names a thing of its own
+    if is_adjective_like(phrase.split()[0]) and before.isalpha() or is_adjective_like(before):
+        return f"{before} {conjunction.lower()} {phrase}"
+    return ""
 
 
 @lru_cache(maxsize=64)

@@ -35,6 +35,16 @@ def test_the_title_gives_its_noun_phrases_in_order_names_kept_artefacts_left_out
     assert focus_phrases("A Chinese Morphological Analyzer for the Fourth Sighan Bakeoff") == []
 
 
+def test_a_phrase_after_and_is_its_own_or_shares_its_head() -> None:
+    # an acronym before "and" names a thing of its own; two modifiers before "and" share the head
+    assert focus_phrases("Parsing The WSJ Using CCG And Log-Linear Models") == ["log-linear models"]
+    assert focus_phrases("Estimating Upper And Lower Bounds On The Performance Of Word-Sense Disambiguation "
+                         "Programs")[0] == "upper and lower bounds"
+    assert "syntactic and semantic features" in focus_phrases(
+        "Simple Coreference Resolution with Rich Syntactic and Semantic Features")
+    assert focus_phrases("Pro and Con Reasons in Reviews") == []  # "pro" is no modifier the lexicon knows
+
+
 def test_a_phrase_the_theme_papers_name_is_no_contrast() -> None:
     used: set[str] = set()
     text = focus_closing(["active learning"], "test collections", "test collections",
