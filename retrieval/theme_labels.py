@@ -69,7 +69,8 @@ _ONLY_WIDENED = frozenset({"mobile", "mouse", "lists"})
 _VAGUE_HEADS = frozenset({"amount", "amounts", "impact", "impacts", "level", "levels", "user"})
 _QUANTITY_MODIFIERS = frozenset({"additional", "various", "several", "different", "many", "multiple", "other", "further",
                                  "existing", "previous", "novel", "certain", "particular", "specific", "same",
-                                 "high", "better", "improved", "single"})  # "high precision": how good, not what
+                                 "high", "better", "improved", "single", "limited", "relevant"})
+# "high precision": how good, not what; "limited knowledge", "relevant documents": how much or which, not what
 # words that need a complement ("attention and due"), verbs, adverbs, tags, units of time ("seconds looking")
 # and a participle without its agent ("[user] generated lists") never name a theme
 _NEVER_LABEL = frozenset("""due prior according regardless irrespective devoid versus vs train trains said
@@ -109,6 +110,8 @@ def label_term_ok(term: str) -> bool:
         return False
     if words[0] in _QUANTITY_MODIFIERS and len(words) == 2:
         return False  # "additional features", "several factors": how many, not what
+    if "-".join(words) in _VAGUE_ALONE:
+        return False  # "predicate argument": "predicate-argument" written apart, a modifier without its noun
     return not all(w in GENERIC_LABEL_WORDS for w in words)
 
 
