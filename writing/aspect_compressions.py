@@ -205,12 +205,15 @@ _TO_COMPLEMENT = frozenset({"allow", "enable", "permit", "force", "require", "en
 def _needs_rest(short: str, rest: list[str]) -> bool:
     """Whether a cut before ``rest`` leaves ``short`` wanting it: an of-phrase (:func:`needs_of`: "a
     surge in the sheer volume [of ...]", "the training [and evaluation of X]") or the "to" after
-    "allow X" ("allows users [to ...]"). A bare "advantage" or "surge" is a thin object instead."""
+    "allow X" ("allows users [to ...]") or before a gerund ("a process [to learning X]"). A bare
+    "advantage" or "surge" is a thin object instead."""
     if needs_of(short.split(), rest):
         return True
     definite = short.split()[-2:-1] == ["the"]
     if rest[0].lower() == "and" and definite and "of" in [w.lower() for w in rest[1:3]]:
         return True  # "reports on the training [and evaluation of a parser]": the of-phrase is shared
+    if rest[0].lower() == "to" and rest[1:2] and re.fullmatch(r"[a-z]{3,}ing", rest[1]):
+        return True  # "a three step process [to learning narrative event chains]": what it is for
     return rest[0].lower() == "to" and any(singular(w.lower()) in _TO_COMPLEMENT for w in short.split()[-3:])
 
 
