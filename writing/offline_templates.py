@@ -30,6 +30,9 @@ VERBS: dict[str, tuple[tuple[str, str], ...]] = {
 }
 # verbs that fit only a phrase with this preposition ("adapt X to Y", "augment X with Y")
 VERB_NEEDS = {"adapt": r"\sto\s", "augment": r"^(?!.*\sto\s).*\swith\s"}
+# verbs that do not fit a phrase with this pattern: "use X to Y" wants a verb after "to" ("we apply the
+# hypothesis to information extraction" is no "use ... to information extraction")
+VERB_REFUSES = {"use": r"\sto\s", "employ": r"\sto\s"}
 PARTICIPLES = {"propose": "proposed", "introduce": "introduced", "present": "presented", "develop": "developed",
                "describe": "described", "release": "released", "define": "defined", "formulate": "formulated",
                "suggest": "suggested"}

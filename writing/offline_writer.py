@@ -70,6 +70,7 @@ from relatex.writing.offline_templates import (
     TOPIC_ONLY,
     TOPIC_SECOND,
     VERB_NEEDS,
+    VERB_REFUSES,
     VERBS,
     see_also,
 )
@@ -101,7 +102,8 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
     verb_class = contribution.verb or "study"
     phrase = contribution.phrase
     options = tuple(o for o in VERBS.get(verb_class, VERBS["study"])
-                    if verb_class != "extend" or re.search(VERB_NEEDS.get(o[0], ""), phrase))
+                    if (verb_class != "extend" or re.search(VERB_NEEDS.get(o[0], ""), phrase))
+                    and not (o[0] in VERB_REFUSES and re.search(VERB_REFUSES[o[0]], phrase)))
     # the abstract's own verb would start a run of copied words ("we present X, a ...")
     options = tuple(o for o in options if o[0] != contribution.source_verb) or options
     # nor a verb the phrase holds ("develop the approach they developed")

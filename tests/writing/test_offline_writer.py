@@ -614,6 +614,28 @@ def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
     assert said("earlier work") == {"\\citet{k} extend earlier work."}  # no other verb fits
 
 
+def test_use_is_no_verb_for_applying_something_to_a_noun() -> None:
+    import random
+
+    from relatex.writing.closings import Style
+    from relatex.writing.contributions import Contribution
+    from relatex.writing.offline_writer import _sentence
+    from relatex.writing.plan import PaperBrief
+
+    record = PaperRecord(id="p", title="T", abstract="", authors=("A. One", "B. Two"))
+    brief = PaperBrief(key="k", record=record, layer="development", relevance=0.5, sentences=())
+    plain = "\\citet{{{key}}} {verb} {phrase}."
+
+    def said(phrase: str) -> set[str]:
+        application = Contribution(verb="apply", phrase=phrase, source_verb="apply")
+        return {_sentence(plain, brief, application, Style(random.Random(seed))) for seed in range(6)}
+
+    # "we apply the hypothesis to information extraction": "use ... to information extraction" is no English
+    assert said("the hypothesis to information extraction") == \
+        {"\\citet{k} apply the hypothesis to information extraction."}
+    assert said("a lexicon") == {"\\citet{k} use a lexicon.", "\\citet{k} employ a lexicon."}
+
+
 def test_a_purpose_is_said_again_with_for_and_a_gerund(tmp_path: Path, records: list[PaperRecord]) -> None:
     from relatex.writing.appositives import gerund_of
     from relatex.writing.phrase_attempts import purpose_as_gerund
