@@ -25,12 +25,15 @@ _REFERENCE = re.compile(r"\b[A-Z][a-z]+,?\s(?:[A-Z]\.\s?)+(?:and\s)?|\b(?:19|20)
 _SENTENCE_START = re.compile(r"[\"“‘'(\[]?(?:[A-Z]|[a-z]+[A-Z0-9]|\d+(?:st|nd|rd|th)\b)")
 _REFERENCE_START = re.compile(r"[A-Z][a-z]*\.\s|[A-Z]\.\s|[A-Z][a-z]+,\s[A-Z]{1,2}\b")
 MIN_WORDS = 12  # shorter texts are judged by nothing here
+# a figure's or table's caption ("Figure 3: Size and devset performance ..."): a page of the body, no abstract
+_CAPTION_START = re.compile(r"(?:Figure|Fig\.|Table)\s+\d+\s*[.:]")
 
 
 @lru_cache(maxsize=4096)  # theme labels read each abstract, the writing plan again
 def debris_reason(abstract: str) -> str:
-    """Why ``abstract`` is no prose ("" when it is): a table (a quarter of its words numbers), or
-    a text starting mid-sentence or inside a reference that holds numbers or references. Texts in
+    """Why ``abstract`` is no prose ("" when it is): a table (a quarter of its words numbers), a
+    text starting with a figure's or table's caption, or a text starting mid-sentence or inside a
+    reference that holds numbers or references. Texts in
     a script other than Latin are not judged (their words are not split by spaces)."""
     words = abstract.split()
     letters = [c for c in abstract if c.isalpha()]
@@ -40,6 +43,8 @@ def debris_reason(abstract: str) -> str:
     if numbers >= 0.25:
         return f"a table ({numbers:.0%} of its words are numbers)"
     start = abstract.lstrip()
+    if _CAPTION_START.match(start):
+        return "starts with a caption"
     if _SENTENCE_START.match(start) and not _REFERENCE_START.match(start):
         return ""
     references = len(_REFERENCE.findall(abstract))

@@ -39,10 +39,13 @@ CLEAN = [
 ]
 
 
-def test_tables_bibliographies_and_pages_begun_mid_sentence_are_debris() -> None:
+def test_tables_bibliographies_captions_and_pages_begun_mid_sentence_are_debris() -> None:
     assert debris_reason(TABLE).startswith("a table")
     assert debris_reason(BIBLIOGRAPHY).startswith("starts mid-sentence")
     assert debris_reason(MID_SENTENCE).startswith("starts mid-sentence")
+    caption = ("Figure 3: Size and devset performance of the cumulatively annotated models, starting with the "
+               "markovized baseline. For vertical histories, we used a cutoff.")
+    assert debris_reason(caption) == "starts with a caption"
 
 
 def test_prose_with_numbers_citations_or_other_scripts_is_read() -> None:
