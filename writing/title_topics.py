@@ -121,7 +121,25 @@ def lowered(part: str) -> str:
     (in a compound, only its proper parts: "Wasserstein-based", "Arabic-English"); HTML tags of a
     record's title ("on <i>Steam</i>") left out."""
     part = re.sub(r"</?[A-Za-z]+>", "", part)
-    return " ".join(w if keeps_case(w) else _proper_parts(w) for w in part.split())
+    words = part.split()
+    named = _in_sentence_case(words)
+    return " ".join(w if keeps_case(w) or (named and _capitalised_inside(words, i)) else _proper_parts(w)
+                    for i, w in enumerate(words))
+
+
+def _in_sentence_case(words: list[str]) -> bool:
+    """Whether a title is written in sentence case ("Combining Terrier with Apache Spark to create
+    agile experimental information retrieval pipelines"): most of its content words after the first
+    in lower case, three at least. A capital inside such a title is a name's."""
+    content = [w for i, w in enumerate(words) if w[:1].isalpha() and w.lower() not in STOPWORDS
+               and not keeps_case(w) and (w[:1].islower() or _capitalised_inside(words, i))]
+    lower = sum(1 for w in content if w[:1].islower())
+    return lower >= 3 and lower * 2 > len(content)
+
+
+def _capitalised_inside(words: list[str], i: int) -> bool:
+    """Whether the word at ``i`` is capitalised where no sentence or subtitle starts."""
+    return i > 0 and words[i][:1].isupper() and not words[i - 1].endswith((":", ".", "?", "!"))
 
 
 def _proper_parts(word: str) -> str:

@@ -241,3 +241,16 @@ def test_a_title_naming_what_its_paper_reports_is_presented_and_a_bracketed_word
     assert lowered("Bilingually-Constrained (Monolingual) Shift-Reduce Parsing") == \
         "bilingually-constrained (monolingual) shift-reduce parsing"
     assert lowered("The (BERT) Model") == "the (BERT) model"
+
+
+def test_a_capital_inside_a_title_in_sentence_case_is_a_name() -> None:
+    from relatex.writing.title_topics import lowered
+
+    assert lowered("Combining Terrier with Apache Spark to create agile experimental information retrieval "
+                   "pipelines") == "combining Terrier with Apache Spark to create agile experimental information " \
+                                   "retrieval pipelines"
+    # a subtitle's first word is no name; a title in title case shows no names by its capitals
+    assert lowered("PyTerrier: Declarative experimentation in Python from BM25 to dense retrieval") == \
+        "PyTerrier: declarative experimentation in Python from BM25 to dense retrieval"
+    assert lowered("Learning To Rank For Information Retrieval and web search") == \
+        "learning to rank for information retrieval and web search"
