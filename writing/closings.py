@@ -19,13 +19,13 @@ from typing import TypeVar
 
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.label_forms import names_one_thing
-from relatex.writing.agreement import plural_action, singular_action
+from relatex.writing.agreement import MODALS, adverb, plural_action, singular_action
 from relatex.writing.aspect_compressions import compressions
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_FINDING, CLOSING_GENERIC
 from relatex.writing.plan import ThemeOutline, WritingPlan
-from relatex.writing.sentence_checks import well_formed
+from relatex.writing.sentence_checks import MODIFIER_STARTS, well_formed
 from relatex.writing.title_topics import names_an_artefact
 
 T = TypeVar("T")
@@ -191,9 +191,25 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
     return ""
 
 
+_CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[3])  # "Unlike these works ...", "In contrast to ..."
+
+
+def contrast_holds(action: str, papers: Sequence[tuple[str, str]]) -> bool:
+    """Whether "Unlike these works, we <action>" holds: no paper (title, abstract) names the word the
+    contrast turns on, the head of what the action acts on (the last word before its first
+    preposition: "use a publicly available structured output [SVM]") or what the draft is said to be
+    ("is [deterministic]")."""
+    words = [w.strip(",;:") for w in action.split()]
+    while words and (words[0].lower() in MODALS or adverb(words[0])):
+        words = words[1:]
+    words = words[1:]  # the verb
+    cut = next((i for i, w in enumerate(words) if w.lower() in MODIFIER_STARTS - {"and"}), len(words))
+    return bool(cut) and not any(fits_label(title, abstract, [words[cut - 1]]) for title, abstract in papers)
+
+
 def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
             used: set[str] | None = None, guard: CopyGuard | None = None, topic: str = "",
-            term: str = "") -> str:
+            term: str = "", papers: Sequence[tuple[str, str]] = ()) -> str:
     """The theme related to the draft, through the aspect of the draft closest to it; a template
     already used for another theme (``used``) is taken again only when none is left. The
     aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
@@ -201,7 +217,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     ``topic`` (its title as a noun phrase; once per section, through ``used``); with no topic
     either, no closing ("": nothing is claimed about the draft that the draft does not say). A clause
     or finding that shares next to nothing with the theme (``aspect``'s score below 1) gives way to the
-    topic where it is still unsaid. ``term`` names the theme (its label's first term when not given)."""
+    topic where it is still unsaid. ``term`` names the theme (its label's first term when not given). An
+    action is set against the theme ("Unlike these works ...") only where the contrast holds on the
+    theme's ``papers`` (title, abstract; :func:`contrast_holds`)."""
     used = set() if used is None else used
 
     def pick(options: Sequence[str]) -> str:
@@ -231,7 +249,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
     if found.kind == "action":
-        options = CLOSING_ACTION if score > 0 else (CLOSING_ACTION[0], CLOSING_ACTION[3])
+        options = CLOSING_ACTION if score > 0 else _CONTRASTS
+        if papers and not contrast_holds(found.text, papers):
+            options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
         template = pick(options)
     else:
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design

@@ -343,7 +343,7 @@ def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, 
     if f"term:{short.lower()}" in used:
         short = theme_label(theme)  # a second closing on "statistical machine translation": the whole label
     papers = [(b.record.title, b.record.abstract or "") for b in briefs]
-    closed = (closing(theme, aspect, style, used, guard, topic=topic, term=short)
+    closed = (closing(theme, aspect, style, used, guard, topic=topic, term=short, papers=papers)
               or focus_closing(focus, short, label, papers, style.pick, used)
               or focus_relation(focus, short, style.pick, used, topic))
     used.update({f"term:{short.lower()}"} if closed else set())

@@ -500,3 +500,19 @@ def test_a_named_one_of_a_kind_is_said_with_its_article() -> None:
     # the article changes nothing of what the label is about
     assert word_stems("the Penn Treebank") == word_stems("Penn Treebank")
     assert fits_label("Parsing the Penn Treebank", "", ["Penn Treebank"])
+
+
+def test_an_action_is_set_against_the_theme_only_where_no_paper_does_it_too() -> None:
+    from relatex.writing.closings import contrast_holds
+
+    aspect = DraftAspect("action", "our work", "uses a publicly available structured output SVM")
+    svm = [("Discriminative word alignment", "We train SVMs on aligned sentences.")]
+    other = [("Discriminative word alignment", "We train a perceptron on aligned sentences.")]
+    assert not contrast_holds(aspect.text, svm) and contrast_holds(aspect.text, other)
+    assert contrast_holds("is deterministic", other) and not contrast_holds("is deterministic", [("A deterministic "
+                                                                                                   "parser", "")])
+    for score in (4.0, 0.0):
+        said = {closing(THEME, (aspect, score), Style(random.Random(seed)), papers=svm) for seed in range(30)}
+        assert said and not any(text.startswith(("Unlike", "In contrast")) for text in said), said
+    contrasts = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=other) for seed in range(30)}
+    assert any(text.startswith(("Unlike", "In contrast")) for text in contrasts)
