@@ -325,6 +325,7 @@ def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
                      "State-of-the-art user models rely on coarse-grained representations of the user.",
                      "We generalize from eye tracking to using more accessible signals: mouse cursor traces.",
                      "We conduct extensive experiments using two of the largest personal search engines.",
+                     "We compare our SVM-based system with a system using Maximum Entropy tagging method.",
                      "A drawback of this approach is that it is local: while decisions can be based on "
                      "complex structures on the left, they see few words to the right."):
         found = extract(f"We explore bias in recommender systems. {sentence} We find that bias grows.")
