@@ -47,6 +47,10 @@ _CUES: dict[str, tuple[tuple[re.Pattern[str], float], ...]] = {
          3.0),
         (r"\b(?:challenge|bottleneck|gap|problem|issue|difficulty)\b", 0.4),
         (r"\b(?:many|most|several|some) (?:recent )?(?:studies|researchers|works|approaches|methods)\b", 0.8),
+        # what the field usually does ("Typically, user satisfaction measurement relies on ...")
+        (r"^(?:typically|usually|conventionally|commonly|classically)\b", 3.0),
+        # another work as the subject ("Collins et al. (2005) suggest a method ...")
+        (r"^[A-Z][\w'-]+(?:\s+(?:and|&)\s+[A-Z][\w'-]+|\s+et\s+al\.?)?\s*,?\s*\(?(?:19|20)\d\d[a-z]?\)?\s", 3.0),
     ),
     OBJECTIVE: _cues(
         (rf"\b{_SELF}\b[^.]{{0,30}}\b(?:propose|present|introduce|describe|develop|design|build|create|explore|"

@@ -32,6 +32,16 @@ def test_a_typical_abstract_reads_in_order() -> None:
     assert roles == [BACKGROUND, BACKGROUND, OBJECTIVE, METHOD, RESULT, CONCLUSION]
 
 
+def test_what_the_field_usually_does_and_what_another_work_did_is_background() -> None:
+    roles = classify_sentences([
+        "We introduce a new signal, user intent.",
+        "Typically, user satisfaction measurement relies on user interaction signals, such as clicks.",
+        "Collins et al. (2005) suggest a method to reorder the German input using manually crafted rules.",
+        "We show that intent predicts satisfaction.",
+    ])
+    assert roles[1:3] == [BACKGROUND, BACKGROUND]
+
+
 def test_sentences_are_split_at_real_ends_only() -> None:
     sentences = roled_sentences("We use tools, i.e. parsers, from the U.S. Census team. Results show gains.")
     assert [s.text for s in sentences] == ["We use tools, i.e. parsers, from the U.S. Census team.",
