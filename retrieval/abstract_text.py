@@ -26,7 +26,8 @@ _SENTENCE_START = re.compile(r"[\"“‘'(\[]?(?:[A-Z]|[a-z]+[A-Z0-9]|\d+(?:st|n
 _REFERENCE_START = re.compile(r"[A-Z][a-z]*\.\s|[A-Z]\.\s|[A-Z][a-z]+,\s[A-Z]{1,2}\b")
 MIN_WORDS = 12  # shorter texts are judged by nothing here
 # a figure's or table's caption ("Figure 3: Size and devset performance ..."): a page of the body, no abstract
-_CAPTION_START = re.compile(r"(?:Figure|Fig\.|Table)\s+\d+\s*[.:]")
+# or one whose label the PDF lost ("2: Test set performance of our systems")
+_CAPTION_START = re.compile(r"(?:Figure|Fig\.|Table)\s+\d+\s*[.:]|\d+\s*:\s+[A-Z]")
 
 
 @lru_cache(maxsize=4096)  # theme labels read each abstract, the writing plan again

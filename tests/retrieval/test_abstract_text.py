@@ -46,6 +46,8 @@ def test_tables_bibliographies_captions_and_pages_begun_mid_sentence_are_debris(
     caption = ("Figure 3: Size and devset performance of the cumulatively annotated models, starting with the "
                "markovized baseline. For vertical histories, we used a cutoff.")
     assert debris_reason(caption) == "starts with a caption"
+    assert debris_reason("2: Test set performance of our systems: and output/reference length ratio. Collins et al. "
+                         "(2005) suggest a method to reorder the German input.") == "starts with a caption"
 
 
 def test_prose_with_numbers_citations_or_other_scripts_is_read() -> None:
