@@ -111,6 +111,7 @@ def test_a_label_says_what_not_how_well_how_many_or_where() -> None:
     assert not label_term_ok("standard")  # "unsupervised part-of-speech tagging and standard"
     assert not label_term_ok("limited knowledge") and not label_term_ok("relevant documents")  # how much, which
     assert not label_term_ok("predicate argument")  # "predicate-argument" written apart: no noun
+    assert not label_term_ok("precision") and label_term_ok("precision medicine")  # a measure alone
     assert label_term_ok("predicate argument structures")
 
 
