@@ -42,6 +42,7 @@ from relatex.writing.contributions import (
     _fix_articles,
     has_finite_verb,
     shorten,
+    with_article,
 )
 from relatex.writing.contributions import (
     METHOD as METHOD_PATTERN,
@@ -242,7 +243,29 @@ def _method(sentence: str, title: str = "") -> str:
     if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) or _points_back(method) \
             or re.match(r"(?:more|less|fewer)\s", method, re.I):  # "the input", "more accessible X": which?
         return ""  # "[based on] Markov models performs at least", "the rule/\['-~7\]", "Inside- Outside"
-    return method
+    return _counted(method)
+
+
+# singular heads of a method phrase that name one thing and take an article ("[a] question attention network")
+_COUNTED_HEADS = frozenset({"algorithm", "model", "framework", "method", "approach", "technique", "classifier",
+                            "network", "architecture", "layer", "module", "mechanism", "scheme", "strategy",
+                            "procedure", "parser", "tagger", "encoder", "decoder", "function", "graph", "tree"})
+
+
+def _counted(method: str) -> str:
+    """The method phrase with "a" or "an" where the abstract wrote a singular count noun without one
+    ("using Maximum Entropy tagging method": "a Maximum Entropy tagging method"); not before a named
+    part ("Estimation stage") or a phrase that opens on a determiner, a number or a name of its own."""
+    words = re.split(r"\s(?:of|in|on|for|with|from|by|over|between|to|and|or)\s", method)[0].split()
+    if len(words) < 2 or words[-1] not in _COUNTED_HEADS or words[-2][:1].isupper() and len(words) == 2:
+        return method
+    if words[0].lower() in _DETERMINERS or re.match(r"\d", words[0]) or words[-2][:1].isupper():
+        return method
+    return with_article(method)
+
+
+_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "each",
+                          "every", "any", "some", "one", "two", "three", "several", "multiple", "both"})
 
 
 # what a definite method phrase without a name may be ("the maximum entropy principle"); any other points

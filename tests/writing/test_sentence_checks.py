@@ -316,6 +316,17 @@ def test_a_method_that_only_points_back_is_no_method() -> None:
         assert extract(f"We present a parser for German. {sentence}").method == method, sentence
 
 
+def test_a_method_named_by_a_singular_count_noun_takes_its_article() -> None:
+    from relatex.writing.contribution_extract import extract
+
+    for sentence, method in (("Our model is based on question attention network.", "a question attention network"),
+                             ("It relies on Maximum Entropy tagging method.", "a Maximum Entropy tagging method"),
+                             ("It relies on a multi-armed bandit method.", "a multi-armed bandit method"),
+                             ("It is based on Estimation stage and history.", "Estimation stage and history"),
+                             ("It relies on word embeddings.", "word embeddings")):
+        assert extract(f"We present a parser for German. {sentence}").method == method, sentence
+
+
 def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
     from relatex.writing.contribution_extract import extract
 
