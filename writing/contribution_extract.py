@@ -201,7 +201,8 @@ _OTHERS_WORK = re.compile(r"^(?:(?:however|but|yet|today|currently|traditionally
                           r"standard|popular|earlier|classical|state-of-the-art)(?![\w-])", re.I)
 # how the paper was tested ("we conduct experiments using X"): X is its data, not what its approach rests on;
 # what it was compared with ("we compare our system with a system using X"): X is the other system's
-_TESTED = re.compile(r"\b(?:experiments?|evaluat\w+|tested|tests|compar\w+|baselines?)\b", re.I)
+_TESTED = re.compile(r"\b(?:experiments?|evaluat\w+|tested|tests|baselines?|comparisons?)\b"
+                     r"|\b(?:we|they)\s+(?:\w+\s+)?compared?\b", re.I)  # not "Compared to X, we develop ..."
 # what a sentence finds wanting in an approach ("A drawback of this approach is that ... while decisions
 # can be based on ..."), or another approach set against the paper's with nothing of its own after it
 # ("Unlike X, our approach is based on Y" is the paper's; "while using" is a time, not a contrast)

@@ -341,6 +341,9 @@ def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
                      "complex structures on the left, they see few words to the right."):
         found = extract(f"We explore bias in recommender systems. {sentence} We find that bias grows.")
         assert found.method == "", sentence
+    contrasted = extract("We explore bias in recommender systems. Compared to prior approaches, we develop a "
+                         "method based on highly efficient random walks.")
+    assert contrasted.method == "highly efficient random walks"  # set against others, not tested against them
     own = extract("We explore bias in recommender systems. Most systems are based on clicks. "
                   "Our model is based on maximum entropy models.")
     assert own.method == "maximum entropy models"  # the next method sentence, about the paper's own model
