@@ -34,8 +34,8 @@ _CAPTION_START = re.compile(r"(?:Figure|Fig\.|Table)\s+\d+\s*[.:]|\d+\s*:\s+[A-Z
 def debris_reason(abstract: str) -> str:
     """Why ``abstract`` is no prose ("" when it is): a table (a quarter of its words numbers), a
     text starting with a figure's or table's caption, or a text starting mid-sentence or inside a
-    reference that holds numbers or references. Texts in
-    a script other than Latin are not judged (their words are not split by spaces)."""
+    reference that holds numbers or references. Texts in a script other than Latin are not judged
+    (their words are not split by spaces)."""
     words = abstract.split()
     letters = [c for c in abstract if c.isalpha()]
     if len(words) < MIN_WORDS or sum(1 for c in letters if c.isascii()) * 2 < len(letters):

@@ -253,20 +253,20 @@ _COUNTED_HEADS = frozenset({"algorithm", "model", "framework", "method", "approa
                             "procedure", "parser", "tagger", "encoder", "decoder", "function", "graph", "tree"})
 
 
+_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "each",
+                          "every", "any", "some", "one", "two", "three", "several", "multiple", "both"})
+
+
 def _counted(method: str) -> str:
     """The method phrase with "a" or "an" where the abstract wrote a singular count noun without one
     ("using Maximum Entropy tagging method": "a Maximum Entropy tagging method"); not before a named
-    part ("Estimation stage") or a phrase that opens on a determiner, a number or a name of its own."""
+    part ("Estimation stage") or a phrase that opens on a determiner or a number."""
     words = re.split(r"\s(?:of|in|on|for|with|from|by|over|between|to|and|or)\s", method)[0].split()
-    if len(words) < 2 or words[-1] not in _COUNTED_HEADS or words[-2][:1].isupper() and len(words) == 2:
+    if len(words) < 2 or words[-1] not in _COUNTED_HEADS or words[-2][:1].isupper():
         return method
-    if words[0].lower() in _DETERMINERS or re.match(r"\d", words[0]) or words[-2][:1].isupper():
+    if words[0].lower() in _DETERMINERS or re.match(r"\d", words[0]):
         return method
     return with_article(method)
-
-
-_DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "each",
-                          "every", "any", "some", "one", "two", "three", "several", "multiple", "both"})
 
 
 # what a definite method phrase without a name may be ("the maximum entropy principle"); any other points

@@ -90,7 +90,7 @@ def _coordinated(before: str, conjunction: str, phrase: str) -> str:
     that is no modifier the lexicon knows: "Pro and Con Reasons")."""
     if len(before) > 1 and before.isupper():
         return phrase  # an acronym names a thing of its own
-    if is_adjective_like(phrase.split()[0]) and before.isalpha() or is_adjective_like(before):
+    if (is_adjective_like(phrase.split()[0]) and before.isalpha()) or is_adjective_like(before):
         return f"{before} {conjunction.lower()} {phrase}"
     return ""
 
