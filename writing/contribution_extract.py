@@ -23,6 +23,7 @@ from relatex.analysis.claims.rhetorical_roles import (
     roled_sentences,
 )
 from relatex.retrieval.label_forms import LANGUAGES
+from relatex.writing.agreement import adverb
 from relatex.writing.appositives import descriptor_variants, gerund_of, is_bare_appositive
 from relatex.writing.broken_words import truncated_words
 from relatex.writing.contributions import (
@@ -240,6 +241,10 @@ def _method(sentence: str, title: str = "") -> str:
         critique = None  # the paper's own work set against others'
     if _OTHERS_WORK.match(sentence) or critique or _TESTED.search(sentence[:match.start()]):
         return ""  # what other work is based on, or what the paper was tested with ("experiments using X")
+    before = sentence[:match.start()].split()
+    if match.group(0).lower().startswith("based") and len(before) >= 2 and adverb(before[-1]) \
+            and before[-2].lower() not in _COPULAS:
+        return ""  # "adjusts the graph adaptively based on X": how one step is done, not what the approach is
     method = re.sub(r"^(?:only|just|simply|both)\s+", "", shorten(match.group("rest"), 6), flags=re.I)
     if _VERB_INSIDE.search(method) or re.search(r"[\\\[\]~|{}]|\w-\s", method) or _points_back(method) \
             or re.match(r"(?:more|less|fewer)\s", method, re.I):  # "the input", "more accessible X": which?
@@ -253,6 +258,7 @@ _COUNTED_HEADS = frozenset({"algorithm", "model", "framework", "method", "approa
                             "procedure", "parser", "tagger", "encoder", "decoder", "function", "graph", "tree"})
 
 
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been"})  # "is entirely based on X": what it rests on
 _DETERMINERS = frozenset({"a", "an", "the", "this", "that", "these", "those", "its", "their", "our", "each",
                           "every", "any", "some", "one", "two", "three", "several", "multiple", "both"})
 

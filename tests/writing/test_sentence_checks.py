@@ -325,6 +325,11 @@ def test_a_method_named_by_a_singular_count_noun_takes_its_article() -> None:
                              ("It is based on Estimation stage and history.", "Estimation stage and history"),
                              ("It relies on word embeddings.", "word embeddings")):
         assert extract(f"We present a parser for German. {sentence}").method == method, sentence
+    # how one step is done ("adaptively based on X") is no method; "entirely based on X" is
+    adverbial = "Our model adjusts the structure of the graph adaptively based on status of model training."
+    assert extract(f"We present a parser for German. {adverbial}").method == ""
+    assert extract("We present a parser for German. Our model is entirely based on word embeddings.").method == \
+        "word embeddings"
 
 
 def test_what_other_work_is_based_on_is_not_the_papers_method() -> None:
