@@ -591,7 +591,9 @@ def test_an_indefinite_phrase_with_a_plural_head_is_not_made_the_subject() -> No
     assert _sentence(passive, brief, plain, Style(random.Random(0))).startswith("A new ranking model is ")
 
 
-def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
+def _said_with(verb: str, phrase: str) -> set[str]:
+    """The sentences a two-author paper gets for ``phrase`` under the verb class ``verb`` (the
+    abstract's own verb), over six template choices."""
     import random
 
     from relatex.writing.closings import Style
@@ -601,39 +603,24 @@ def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
 
     record = PaperRecord(id="p", title="T", abstract="", authors=("A. One", "B. Two"))
     brief = PaperBrief(key="k", record=record, layer="development", relevance=0.5, sentences=())
+    contribution = Contribution(verb=verb, phrase=phrase, source_verb=verb)
     plain = "\\citet{{{key}}} {verb} {phrase}."
+    return {_sentence(plain, brief, contribution, Style(random.Random(seed))) for seed in range(6)}
 
-    def said(phrase: str) -> set[str]:
-        extension = Contribution(verb="extend", phrase=phrase, source_verb="extend")
-        return {_sentence(plain, brief, extension, Style(random.Random(seed))) for seed in range(6)}
 
+def test_an_extension_is_said_with_a_verb_that_fits_its_preposition() -> None:
     # "we extend VAEs to ... with side information": another verb keeps the whole phrase under the copy limit
-    assert said("VAEs to collaborative filtering with side information") == \
+    assert _said_with("extend", "VAEs to collaborative filtering with side information") == \
         {"\\citet{k} adapt VAEs to collaborative filtering with side information."}
-    assert said("the parser with a lexicon") == {"\\citet{k} augment the parser with a lexicon."}
-    assert said("earlier work") == {"\\citet{k} extend earlier work."}  # no other verb fits
+    assert _said_with("extend", "the parser with a lexicon") == {"\\citet{k} augment the parser with a lexicon."}
+    assert _said_with("extend", "earlier work") == {"\\citet{k} extend earlier work."}  # no other verb fits
 
 
 def test_use_is_no_verb_for_applying_something_to_a_noun() -> None:
-    import random
-
-    from relatex.writing.closings import Style
-    from relatex.writing.contributions import Contribution
-    from relatex.writing.offline_writer import _sentence
-    from relatex.writing.plan import PaperBrief
-
-    record = PaperRecord(id="p", title="T", abstract="", authors=("A. One", "B. Two"))
-    brief = PaperBrief(key="k", record=record, layer="development", relevance=0.5, sentences=())
-    plain = "\\citet{{{key}}} {verb} {phrase}."
-
-    def said(phrase: str) -> set[str]:
-        application = Contribution(verb="apply", phrase=phrase, source_verb="apply")
-        return {_sentence(plain, brief, application, Style(random.Random(seed))) for seed in range(6)}
-
     # "we apply the hypothesis to information extraction": "use ... to information extraction" is no English
-    assert said("the hypothesis to information extraction") == \
+    assert _said_with("apply", "the hypothesis to information extraction") == \
         {"\\citet{k} apply the hypothesis to information extraction."}
-    assert said("a lexicon") == {"\\citet{k} use a lexicon.", "\\citet{k} employ a lexicon."}
+    assert _said_with("apply", "a lexicon") == {"\\citet{k} use a lexicon.", "\\citet{k} employ a lexicon."}
 
 
 def test_a_purpose_is_said_again_with_for_and_a_gerund(tmp_path: Path, records: list[PaperRecord]) -> None:
