@@ -6,7 +6,8 @@ A function word glued after a plural ("methodsfor", "resultsof") is broken too, 
 a hyphen are read like any other ("string-todependency", "part-ofspeech").
 A word is broken when the shipped term statistics (document frequencies over scholarly abstracts)
 do not know it but do know its end, and what comes before that end is a function word or a
-fragment of two or three letters that is not a prefix ("un-", "re-", "sub-"). Known words glued
+fragment of two or three letters that is not a prefix ("un-", "re-", "sub-"), or a count
+("twostage", "allsubtrees": a lost hyphen or space). Known words glued
 into a compound ("phrasetable") are left alone: real compounds are written that way too; but not
 before "-based", "-driven", "-specific", "-tagged" and the like, which are joined by a hyphen
 ("rulebased", "domainspecific", "sensetagged": the hyphen was lost with the line end; not after
@@ -37,6 +38,8 @@ from relatex.analysis.claims.term_statistics import default_term_statistics
 
 _FUNCTION_HEADS = frozenset({"to", "of", "on", "and", "the", "for", "with", "by", "from", "into", "that",
                              "this", "are", "we", "its"})
+# a count or quantifier glued to its noun ("twostage", "threestep", "allsubtrees")
+_COUNTS = frozenset({"one", "two", "three", "four", "five", "all", "both", "each", "any"})
 # word beginnings of two or three letters that are not fragments: prefixes and short words
 _PREFIXES = frozenset("""is as at an or be in it if do go no so us me my he ad am id up ab ob un re co de
     bi tri di en em ex im ir il mo out mid pro neo geo bio eco ego uni sub pre non dis mis all any one two
@@ -71,12 +74,12 @@ def is_broken(word: str) -> bool:
         return True  # "methodsfor", "resultsof": a function word glued to the plural before it
     if _known(word):
         return False
-    for i in range(2, len(word) - 4):
+    for i in range(2, len(word) - 3):
         head, tail = word[:i], word[i:]
-        if len(stem(tail)) < 5 or not _known(tail):
+        if len(stem(tail)) < (4 if head in _COUNTS else 5) or not _known(tail):
             continue
         fragment = len(head) <= 3 and head not in _PREFIXES and not (len(head) == 3 and _known(head))
-        if head in _FUNCTION_HEADS or fragment:
+        if head in _FUNCTION_HEADS or head in _COUNTS or fragment:
             return True
     return False
 

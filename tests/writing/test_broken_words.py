@@ -11,7 +11,7 @@ from relatex.writing.sentence_checks import garbled_reason
 @pytest.mark.parametrize("word", ["matranslation", "toquestion", "theperformance", "wesuccessfully",
                                   "onstrained", "toenhance", "andinference", "guistic",
                                   "transitionbased", "rulebased", "domainspecific", "processinginspired",
-                                  "sensetagged"])
+                                  "sensetagged", "twostage", "allsubtrees", "threestep"])
 def test_glued_and_cut_words_are_broken(word: str) -> None:
     assert is_broken(word)
 
@@ -19,7 +19,8 @@ def test_glued_and_cut_words_are_broken(word: str) -> None:
 @pytest.mark.parametrize("word", ["translation", "unsupervised", "reranking", "subword", "coreference",
                                   "phrasetable", "supertagged", "nonparametric", "preprocessing", "bilingual",
                                   "multilingual", "multilevel", "semisupervised", "interdependent",
-                                  "selfsupervised", "autotagged", "untagged"])
+                                  "selfsupervised", "autotagged", "untagged", "twofold", "oneself",
+                                  "allocation", "anywhere"])
 def test_real_words_prefixed_words_and_compounds_are_not(word: str) -> None:
     assert not is_broken(word)
 
