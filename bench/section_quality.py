@@ -20,8 +20,11 @@ precision 0.55 with recall at least hybrid search's at the same size), the test 
 - support: share of sentences with citations the judge calls supported, and warnings (sentences
   the claim checker would flag) after the gate;
 - longest run of words copied from any cited abstract or the draft; garbled sentences; distinct
-  sentence openings (first two words); paragraphs that end by relating their theme to the draft; ROUGE-1/2 against the gold related-work text next to
-  LexRank and TextRank over the same cited abstracts at the same length; generate time (warm).
+  sentence openings (first two words); paragraphs that end by relating their theme to the draft;
+  paragraphs that use one sentence frame three times or more (``bench/sentence_frames.py``);
+  ROUGE-1/2 against the gold related-work text next to LexRank and TextRank over the same cited
+  abstracts at the same length; generate time (warm); a draw of cited sentences and one of closings
+  for reading by hand (``bench/audit_draws.py``).
 
 With ``--dataset acl`` the drafts are ACL Anthology citing papers (title only: papers of that
 era have no abstract in the Anthology file) and the gold references are the ScisummNet papers
@@ -59,11 +62,13 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "bench"))
 
 from as_of import KnowledgeBaseAsOf, SourceAsOf  # noqa: E402
+from audit_draws import claim_pool, closing_pool, draw  # noqa: E402
 from bench_embedders import CachedEmbedder, make_embedder  # noqa: E402
 from closing_kinds import closing_kinds  # noqa: E402
 from graph_bench_data import acm_authors_papers, load_acl, without_draft  # noqa: E402
 from graph_expansion import Task, build_kb, load_acm  # noqa: E402
 from paragraph_fit import label_fit, paragraph_labels  # noqa: E402
+from sentence_frames import repeated_frames  # noqa: E402
 from splits import half_of  # noqa: E402
 from writing_baselines import extractive, plain, truncate_words  # noqa: E402
 from writing_quality import load_queries  # noqa: E402
@@ -197,27 +202,12 @@ def write_one(task: Task, query: dict[str, Any] | None, kb: Any, sources: Any, p
         "sentences": len(opened), "distinct_openings": len(set(opened)), "openings": opened,
         "paragraphs": paragraphs, "closings": closed, "closing_kinds": closing_kinds(closed, task.title),
         "label_fit": label_fit(plan, section.latex), "paragraph_labels": paragraph_labels(section.latex),
+        "repeated_frames": repeated_frames(section.latex),
         "rouge": {name: {"rouge1": s["rouge1"].fmeasure, "rouge2": s["rouge2"].fmeasure} for name, s in rouge.items()},
         "seconds": round(seconds, 3), "latex": section.latex,
-        "_audit_pool": [{"sentence": section.latex[r.claim.start:r.claim.end], "verdict": r.verdict.label,
-                         "papers": {k: _paper_text(plan.papers[k]) for k in r.claim.keys if k in plan.papers}}
-                        for r in results],
+        "_audit_pool": claim_pool(section.latex, results, plan.papers),
+        "_closing_pool": closing_pool(section.latex, closed, f"{task.title}. {task.abstract}"),
     }
-
-
-def _paper_text(brief: Any) -> str:
-    return f"{brief.record.title}. {brief.record.abstract or '(no abstract)'}"
-
-
-def audit_sample(rows: list[dict[str, Any]], n: int) -> list[dict[str, Any]]:
-    """``n`` random cited sentences of the test sections (seed 13), each with the title and abstract of
-    every paper it cites, for reading by hand; the pools are removed from the rows."""
-    pool = {}
-    for row in rows:
-        for item in row.pop("_audit_pool"):
-            pool.setdefault(item["sentence"], {**item, "doi": row["doi"]})  # one claim per citation group
-    items = sorted(pool.values(), key=lambda i: (i["doi"], i["sentence"]))
-    return random.Random(13).sample(items, min(n, len(items)))
 
 
 def calibrate(tasks: Sequence[Task], kb: Any, sources_for: Callable[[Task], Any], floors: Sequence[float],
@@ -309,6 +299,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
                                          / max(1, sum(r["paragraphs"] for r in rows)), 4),
         "sections_repeating_a_closing": sum(1 for r in rows if len(set(r["closings"])) < len(r["closings"])),
         "sections_repeating_a_label": sum(1 for r in rows if _repeats(r["paragraph_labels"])),
+        "paragraphs_repeating_a_frame": sum(len(r["repeated_frames"]) for r in rows),
         "closing_kinds": dict(sum((Counter(r["closing_kinds"]) for r in rows), Counter())),
         # coherence: cited papers whose text names their paragraph's label; the others set apart or not
         "label_fit": {k: sum(r["label_fit"][k] for r in rows) for k in ("on_label", "off_label", "off_label_set_apart")},
@@ -373,6 +364,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="pickle file memoising the MiniLM vectors between runs")
     parser.add_argument("--limit", type=int, default=0)
     parser.add_argument("--audit", type=int, default=40, help="cited sentences sampled for reading, with abstracts")
+    parser.add_argument("--audit-closings", type=int, default=20,
+                        help="closings sampled for reading, with their paragraph and the draft")
     parser.add_argument("--out", type=Path, default=None,
                         help="default: bench/results/section_quality[_acl][_seeded].json")
     args = parser.parse_args(argv)
@@ -420,7 +413,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                           scorer, args.seeded, random.Random(0)) for t in test]
     if embedder is not None:
         embedder.save()
-    result["audit_sample"] = audit_sample(rows, args.audit)
+    result["audit_sample"] = draw(rows, "_audit_pool", args.audit)
+    result["closing_sample"] = draw(rows, "_closing_pool", args.audit_closings)
     result["summary"] = summary(rows)
     result["sections"] = rows
     print(json.dumps(result["summary"], indent=1))

@@ -33,13 +33,15 @@ T = TypeVar("T")
 
 @dataclass
 class Style:
-    """Template choice: random but reproducible, avoiding the templates used in the last sentences."""
+    """Template choice: random but reproducible, avoiding the templates used in the last sentences
+    (when all were, the one used longest ago)."""
 
     rng: random.Random
     recent: list[str] = field(default_factory=list)
 
     def pick(self, options: Sequence[T]) -> T:
-        fresh = [o for o in options if str(o) not in self.recent[-3:]] or list(options)
+        fresh = [o for o in options if str(o) not in self.recent[-3:]] or [min(  # else the one used longest ago
+            options, key=lambda o: max((i for i, r in enumerate(self.recent) if r == str(o)), default=-1))]
         choice = fresh[self.rng.randrange(len(fresh))]
         self.recent.append(str(choice))
         return choice

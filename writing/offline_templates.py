@@ -102,6 +102,7 @@ METHODS = (
 TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
     "\\citet{{{key}}} {study} {topic}.",
     "{Topic} {is_} the subject of \\citet{{{key}}}.",
+    "The focus of \\citet{{{key}}} is {topic}.",
 )
 TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of written versus spoken queries")
     "\\citet{{{key}}} {present} {topic}.",
@@ -113,7 +114,23 @@ TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of writ
 BRIDGE_AWAY = "Further afield,"
 BRIDGE_NEAR = "In a related direction,"
 # a phrase that leaves out what the title names: the title as the subject, the phrase after it
-TITLE_PAIRED = "{Topic} {is_} the subject of \\citet{{{key}}}, who {verb} {phrase}."
+TITLE_PAIRED = (
+    "{Topic} {is_} the subject of \\citet{{{key}}}, who {verb} {phrase}.",
+    "\\citet{{{key}}} {study} {topic} and {verb} {phrase}.",  # not "the subject of" twice in a row
+)
+
+
+def title_paired(recent: list[str], topic: str) -> str:
+    """The template pairing a title subject with a phrase, given the templates used lately
+    (``recent``, where the title template it reads like is noted): "... is the subject of ..., who"
+    unless a sentence just before said "the subject of"; a gerund ("Learning to rank ...") only so."""
+    if TITLE_TOPIC[1] in recent[-3:] and not re.match(r"\w+ing\s", topic):
+        recent.append(TITLE_TOPIC[0])
+        return TITLE_PAIRED[1]
+    recent.append(TITLE_TOPIC[1])
+    return TITLE_PAIRED[0]
+
+
 GROUP = (
     "{Task} has been addressed by several works \\citep{{{keys}}}.",
     "Several papers tackle {task} \\citep{{{keys}}}.",

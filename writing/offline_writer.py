@@ -61,7 +61,6 @@ from relatex.writing.offline_templates import (
     RESULTS,
     SIMILAR,
     SIMILAR_NAMED,
-    TITLE_PAIRED,
     TITLE_TOPIC,
     TITLE_WORK,
     TOPIC_FIRST,
@@ -73,6 +72,7 @@ from relatex.writing.offline_templates import (
     VERB_REFUSES,
     VERBS,
     see_also,
+    title_paired,
 )
 from relatex.writing.paper_subjects import gerund_title, subjects_said, title_as_subject
 from relatex.writing.paragraph_themes import (
@@ -169,8 +169,9 @@ def _paper_sentence(
     elif cited:
         text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
-        text = _sentence(TITLE_PAIRED, brief, contribution, style, topic=subject, Topic=capitalise(subject),
-                         is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is")
+        text = _sentence(title_paired(style.recent, subject), brief, contribution, style, topic=subject, Topic=capitalise(subject),
+                         is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is",
+                         study="studies" if brief.single_author else "study")
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import random
+import re
 
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.closings import Style, fits_label
 from relatex.writing.contributions import Contribution, plural_head
+from relatex.writing.offline_templates import TITLE_PAIRED, TITLE_TOPIC, title_paired
 from relatex.writing.offline_writer import _paper_sentence
 from relatex.writing.paper_subjects import title_as_subject
 from relatex.writing.plan import PaperBrief, WritingPlan
@@ -219,10 +221,12 @@ def test_a_bare_name_is_said_beside_what_its_title_says_it_is() -> None:
 def test_a_gerund_title_is_the_subject_of_a_paper_with_no_sayable_phrase() -> None:
     said = _said("Learning a Deep Listwise Context Model for Ranking Refinement", "")
     subject = "Learning a deep listwise context model for ranking refinement"
-    assert set(said) == {f"{subject} is the subject of \\citet{{p}}."}
+    assert set(said) == {f"{subject} is the subject of \\citet{{p}}.",
+                         f"The focus of \\citet{{p}} is {subject[:1].lower()}{subject[1:]}."}
     # a gerund phrase is one activity: "is", whatever its object's number
     said = _said("Understanding the Needs of Searchers with Dyslexia", "")
-    assert set(said) == {"Understanding the needs of searchers with dyslexia is the subject of \\citet{p}."}
+    assert set(said) == {"Understanding the needs of searchers with dyslexia is the subject of \\citet{p}.",
+                         "The focus of \\citet{p} is understanding the needs of searchers with dyslexia."}
 
 
 def test_a_title_part_of_place_or_time_is_no_subject() -> None:
@@ -254,3 +258,37 @@ def test_a_capital_inside_a_title_in_sentence_case_is_a_name() -> None:
         "PyTerrier: declarative experimentation in Python from BM25 to dense retrieval"
     assert lowered("Learning To Rank For Information Retrieval and web search") == \
         "learning to rank for information retrieval and web search"
+
+
+def test_title_sentences_in_a_row_do_not_repeat_one_frame() -> None:
+    """A paragraph of papers said by their titles ("A is the subject of ..., B is the subject of ...")
+    reads as a list: the frames alternate, and a title paired with a phrase after "the subject of"
+    is said with "study ... and"."""
+    titles = ["Exploiting Semantic Role Labeling for Coreference Resolution",
+              "Improving Machine Learning Approaches to Coreference Resolution",
+              "Understanding the Value of Features for Coreference Resolution",
+              "Learning a Deep Listwise Context Model for Ranking Refinement"]
+    for seed in range(8):
+        style = Style(random.Random(seed))
+        said = []
+        for i, title in enumerate(titles):
+            brief = PaperBrief(key=f"p{i}", record=PaperRecord(id=f"p{i}", title=title, abstract="An abstract."))
+            said.append(_paper_sentence(brief, Contribution(), [], None, style, False))  # type: ignore[arg-type]
+        frames = ["subject" if " is the subject of " in s else "focus" if s.startswith("The focus of") else s
+                  for s in said]
+        assert set(frames) == {"subject", "focus"}, said
+        assert all(frames[i] != frames[i + 1] for i in range(len(frames) - 1)), said
+    brief = PaperBrief(key="p", record=PaperRecord(id="p", title="Stochastic Attribute-Value Grammars",
+                                                   abstract="An abstract."), layer="development")
+    style = Style(random.Random(0), recent=[TITLE_TOPIC[1]])
+    text = _paper_sentence(brief, Contribution(verb="propose", phrase="a new estimator"), [], None,  # type: ignore[arg-type]
+                           style, False)
+    assert re.fullmatch(r"\\citet\{p\} study stochastic attribute-value grammars and [a-z]+ a new estimator\.", text), text
+    gerund = title_paired([TITLE_TOPIC[1]], "learning to rank with partial labels")
+    assert gerund == TITLE_PAIRED[0]  # "study learning to rank ..." does not read: the subject again
+
+
+def test_a_template_picked_when_all_were_used_lately_is_the_one_used_longest_ago() -> None:
+    for seed in range(8):
+        assert Style(random.Random(seed), recent=["a", "b", "c"]).pick(["c", "b", "a"]) == "a"
+        assert Style(random.Random(seed), recent=["b", "x"]).pick(["a", "b"]) == "a"  # a fresh one first
