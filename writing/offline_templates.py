@@ -102,7 +102,7 @@ METHODS = (
 TITLE_TOPIC = (  # a title that is a plain noun phrase names the paper's subject
     "\\citet{{{key}}} {study} {topic}.",
     "{Topic} {is_} the subject of \\citet{{{key}}}.",
-    "The focus of \\citet{{{key}}} is {topic}.",
+    "\\citet{{{key}}} {focus} on {topic}.",  # also a gerund: "focus on learning to rank ..."
 )
 TITLE_WORK = (  # a title that names a work ("a qualitative ... analysis of written versus spoken queries")
     "\\citet{{{key}}} {present} {topic}.",
@@ -118,6 +118,12 @@ TITLE_PAIRED = (
     "{Topic} {is_} the subject of \\citet{{{key}}}, who {verb} {phrase}.",
     "\\citet{{{key}}} {study} {topic} and {verb} {phrase}.",  # not "the subject of" twice in a row
 )
+
+
+def title_verbs(single_author: bool) -> dict[str, str]:
+    """The verbs of the title templates, agreeing with one author or several."""
+    verbs = {"study": "studies", "focus": "focuses", "present": "presents"}
+    return {base: third if single_author else base for base, third in verbs.items()}
 
 
 def title_paired(recent: list[str], topic: str) -> str:

@@ -73,6 +73,7 @@ from relatex.writing.offline_templates import (
     VERBS,
     see_also,
     title_paired,
+    title_verbs,
 )
 from relatex.writing.paper_subjects import gerund_title, subjects_said, title_as_subject
 from relatex.writing.paragraph_themes import (
@@ -152,12 +153,12 @@ def _paper_sentence(
         if topic.lower() in said:
             return ""  # "Automatic labeling of semantic roles is the subject of ..." twice: the list instead
         if topic:
-            templates = TITLE_WORK if work else TITLE_TOPIC[1:] if gerund and not bridge else TITLE_TOPIC
-            return opening + style.pick(templates[:1] if bridge else templates).format(
-                key=brief.key, topic=topic, Topic=capitalise(topic),
-                is_="are" if plural_topic(topic) and not gerund else "is",  # "Understanding the needs ... is"
-                study="studies" if brief.single_author else "study",
-                present="presents" if brief.single_author else "present")
+            templates: tuple[str, ...] = TITLE_WORK if work else TITLE_TOPIC[1:] if gerund else TITLE_TOPIC
+            if bridge:  # the sentence starts with the citation
+                templates = tuple(t for t in templates if t.startswith("\\citet"))
+            return opening + style.pick(templates).format(
+                key=brief.key, topic=topic, Topic=capitalise(topic), **title_verbs(brief.single_author),
+                is_="are" if plural_topic(topic) and not gerund else "is")  # "Understanding the needs ... is"
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
@@ -171,7 +172,7 @@ def _paper_sentence(
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
         text = _sentence(title_paired(style.recent, subject), brief, contribution, style, topic=subject, Topic=capitalise(subject),
                          is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is",
-                         study="studies" if brief.single_author else "study")
+                         **title_verbs(brief.single_author))
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":

@@ -482,8 +482,7 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
     plural = said("Challenges of Computational Verification in Social Multimedia", ("A. One", "B. Two"))
     assert plural == {"Challenges of computational verification in social multimedia are the subject of \\citet{k}.",
                       "\\citet{k} study challenges of computational verification in social multimedia.",
-                      "The focus of \\citet{k} is challenges of computational verification in social multimedia."}, \
-        plural
+                      "\\citet{k} focus on challenges of computational verification in social multimedia."}, plural
     work = said("Dense Retrieval: A Survey", ("A. One", "B. Two"))
     assert work == {"\\citet{k} present a survey of dense retrieval.",
                     "A survey of dense retrieval is presented by \\citet{k}."}, work
@@ -511,7 +510,7 @@ def test_a_title_sentence_agrees_with_its_subject_and_its_authors() -> None:
     single = said("Dynamic Workload Management for Very Large Data Warehouses", ("S. Krompass",))
     assert single == {"Dynamic workload management for very large data warehouses is the subject of \\citet{k}.",
                       "\\citet{k} studies dynamic workload management for very large data warehouses.",
-                      "The focus of \\citet{k} is dynamic workload management for very large data warehouses."}, single
+                      "\\citet{k} focuses on dynamic workload management for very large data warehouses."}, single
 
 
 def test_a_bare_kind_of_thing_is_completed_by_its_titles_purpose(tmp_path: Path, records: list[PaperRecord]) -> None:

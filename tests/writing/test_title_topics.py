@@ -222,11 +222,11 @@ def test_a_gerund_title_is_the_subject_of_a_paper_with_no_sayable_phrase() -> No
     said = _said("Learning a Deep Listwise Context Model for Ranking Refinement", "")
     subject = "Learning a deep listwise context model for ranking refinement"
     assert set(said) == {f"{subject} is the subject of \\citet{{p}}.",
-                         f"The focus of \\citet{{p}} is {subject[:1].lower()}{subject[1:]}."}
+                         f"\\citet{{p}} focus on {subject[:1].lower()}{subject[1:]}."}
     # a gerund phrase is one activity: "is", whatever its object's number
     said = _said("Understanding the Needs of Searchers with Dyslexia", "")
     assert set(said) == {"Understanding the needs of searchers with dyslexia is the subject of \\citet{p}.",
-                         "The focus of \\citet{p} is understanding the needs of searchers with dyslexia."}
+                         "\\citet{p} focus on understanding the needs of searchers with dyslexia."}
 
 
 def test_a_title_part_of_place_or_time_is_no_subject() -> None:
@@ -274,7 +274,7 @@ def test_title_sentences_in_a_row_do_not_repeat_one_frame() -> None:
         for i, title in enumerate(titles):
             brief = PaperBrief(key=f"p{i}", record=PaperRecord(id=f"p{i}", title=title, abstract="An abstract."))
             said.append(_paper_sentence(brief, Contribution(), [], None, style, False))  # type: ignore[arg-type]
-        frames = ["subject" if " is the subject of " in s else "focus" if s.startswith("The focus of") else s
+        frames = ["subject" if " is the subject of " in s else "focus" if " focus on " in s else s
                   for s in said]
         assert set(frames) == {"subject", "focus"}, said
         assert all(frames[i] != frames[i + 1] for i in range(len(frames) - 1)), said
