@@ -4,7 +4,8 @@ learning"), each set against a theme whose papers never speak of it.
 A paragraph whose theme no aspect of the draft's abstract relates to (and whose section has named
 the draft's title already) can still end by saying where the draft differs: "Our work differs
 from these in its focus on prosody modulation." The contrast is only written when it holds on the
-papers' own text: no title or abstract of the theme's papers names the phrase's head noun phrase.
+papers' own text: no title or abstract of the theme's papers names the phrase's head noun phrase,
+nor a word the phrase specifies its head by ("noun" in "noun phrases": papers on noun compounds).
 Where it cannot be checked, the theme is named as background to the phrase instead. After the
 title's phrases come the tasks the abstract says the draft's own work is for ("a framework for answer
 extraction"): a draft whose title has few phrases can still close each paragraph differently.
@@ -20,7 +21,7 @@ from relatex.analysis.claims.claim_words import STOPWORDS
 from relatex.analysis.claims.rhetorical_roles import BACKGROUND, classify_sentences
 from relatex.analysis.claims.topic_claims import singular
 from relatex.retrieval.label_forms import ONE_OF_A_KIND_HEADS
-from relatex.retrieval.theme_labels import title_phrases
+from relatex.retrieval.theme_labels import GENERIC_LABEL_WORDS, title_phrases
 from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.aspect_compressions import TASK_VERBS, THE_TASK_OF
 from relatex.writing.closings import fits_label, word_stems
@@ -150,7 +151,12 @@ def _head(phrase: str) -> str:
 
 
 def _named_by(phrase: str, papers: Sequence[tuple[str, str]]) -> bool:
-    return any(fits_label(title, abstract, [_head(phrase)]) for title, abstract in papers)
+    """Whether a paper names the phrase's head, or a word the phrase specifies it by (not a generic one
+    such as "user"): papers on "noun compounds" or "active sampling" study a kin of "noun phrases" or
+    "active learning", and a focus on it does not set the draft apart from them."""
+    modifiers = [w for w in phrase.split()[:-1] if w.lower() not in GENERIC_LABEL_WORDS | STOPWORDS]
+    return any(fits_label(title, abstract, [_head(phrase)]) or any(
+        fits_label(title, abstract, [word]) for word in modifiers) for title, abstract in papers)
 
 
 def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequence[tuple[str, str]],

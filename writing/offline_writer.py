@@ -105,10 +105,10 @@ def _sentence(template: str, brief: PaperBrief, contribution: Contribution, styl
     options = tuple(o for o in VERBS.get(verb_class, VERBS["study"])
                     if (verb_class != "extend" or re.search(VERB_NEEDS.get(o[0], ""), phrase))
                     and not (o[0] in VERB_REFUSES and re.search(VERB_REFUSES[o[0]], phrase)))
-    # the abstract's own verb would start a run of copied words ("we present X, a ...")
+    # not the abstract's own verb, which would start a run of copied words ("we present X, a ..."), nor a verb
+    # the phrase holds ("develop the approach they developed") or the template ("study X and study Y")
+    said = {w[:5] for w in re.findall(r"[a-z]+", phrase.lower())} | ({"study"} if "{study}" in template else set())
     options = tuple(o for o in options if o[0] != contribution.source_verb) or options
-    # nor a verb the phrase holds ("develop the approach they developed")
-    said = {w[:5] for w in re.findall(r"[a-z]+", phrase.lower())}
     options = tuple(o for o in options if o[0].split()[0][:5] not in said) or options
     base, third = style.pick(options)
     if verb_class == "show" and not phrase.lower().startswith("that "):

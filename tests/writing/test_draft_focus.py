@@ -50,6 +50,18 @@ def test_a_phrase_the_theme_papers_name_is_no_contrast() -> None:
     text = focus_closing(["active learning"], "test collections", "test collections",
                          [("Active learning for test collections", "")], _pick().pick, used)
     assert text == "" and not used  # the papers do active learning: "our work differs in ..." is false
+    # papers on a kin of the phrase ("noun compounds", "active sampling") share the word that specifies it
+    compounds = [("Classifying the semantic relations in noun compounds",
+                  "We classify relationships between two-word noun compounds with a neural network.")]
+    assert focus_closing(["noun phrases"], "semantic relations", "semantic relations", compounds,
+                         _pick().pick, set()) == ""
+    sampling = [("Active sampling for large-scale evaluation", "We sample documents for judging.")]
+    assert focus_closing(["active learning"], "test collections", "test collections", sampling,
+                         _pick().pick, set()) == ""
+    # a generic word shared is no kinship: "user recommendation" is set apart from item recommendation
+    items = [("Item recommendation with variational autoencoders", "We rank items for each profile.")]
+    assert focus_closing(["user recommendation"], "collaborative filtering", "collaborative filtering", items,
+                         _pick().pick, set()).endswith("user recommendation.")
 
 
 def test_a_phrase_sharing_a_word_with_the_label_is_no_contrast() -> None:

@@ -284,6 +284,11 @@ def test_title_sentences_in_a_row_do_not_repeat_one_frame() -> None:
     text = _paper_sentence(brief, Contribution(verb="propose", phrase="a new estimator"), [], None,  # type: ignore[arg-type]
                            style, False)
     assert re.fullmatch(r"\\citet\{p\} study stochastic attribute-value grammars and [a-z]+ a new estimator\.", text), text
+    for seed in range(8):  # a phrase of the study class takes another verb: not "study X and study Y"
+        style = Style(random.Random(seed), recent=[TITLE_TOPIC[1]])
+        text = _paper_sentence(brief, Contribution(verb="study", phrase="generalizations of parsing algorithms"),
+                               [], None, style, False)  # type: ignore[arg-type]
+        assert text.startswith("\\citet{p} study stochastic") and " and study " not in text, text
     gerund = title_paired([TITLE_TOPIC[1]], "learning to rank with partial labels")
     assert gerund == TITLE_PAIRED[0]  # "study learning to rank ..." does not read: the subject again
 
