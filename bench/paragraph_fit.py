@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from relatex.writing.closings import fits_label
 from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR, TOPIC_FIRST, TOPIC_NEXT, TOPIC_SECOND
 from relatex.writing.paragraph_themes import regrouped, theme_terms
 from relatex.writing.plan import WritingPlan
+from relatex.writing.theme_names import fits_label
 
 _BRIDGE = re.compile(re.escape(BRIDGE_AWAY) + "|" + re.escape(BRIDGE_NEAR))
 _CITE = re.compile(r"\\cite[tp]?\{([^{}]*)\}")

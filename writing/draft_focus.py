@@ -24,11 +24,11 @@ from relatex.retrieval.label_forms import ONE_OF_A_KIND_HEADS
 from relatex.retrieval.theme_labels import GENERIC_LABEL_WORDS, title_phrases
 from relatex.retrieval.word_classes import is_adjective_like
 from relatex.writing.aspect_compressions import TASK_VERBS, THE_TASK_OF
-from relatex.writing.closings import fits_label, word_stems
 from relatex.writing.contributions import sentences_of
 from relatex.writing.draft_aspects import DRAFT_CONTRIBUTION
 from relatex.writing.offline_templates import CLOSING_GENERIC
 from relatex.writing.sentence_checks import well_formed
+from relatex.writing.theme_names import fits_label, word_stems
 from relatex.writing.title_topics import ARTEFACT_HEADS, lowered, names_a_span
 
 CLOSING_FOCUS = (  # {phrase}: a noun phrase of the draft's title that no paper of the theme names

@@ -23,17 +23,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from relatex.writing.agreement import agree_singular, plural_topic
-from relatex.writing.closings import (
-    Style,
-    assign_aspects,
-    capitalise,
-    closing,
-    closing_that_fits,
-    fits_label,
-    fitted_label,
-    join_terms,
-    theme_label,
-)
+from relatex.writing.closings import Style, assign_aspects, capitalise, closing, closing_that_fits
 from relatex.writing.contribution_extract import extract, task_key
 from relatex.writing.contributions import (
     Contribution,
@@ -88,6 +78,7 @@ from relatex.writing.paragraph_themes import (
 from relatex.writing.phrase_attempts import attempts, usable_method
 from relatex.writing.plan import PaperBrief, ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import phrase_complete, well_formed
+from relatex.writing.theme_names import fits_label, fitted_label, join_terms, theme_label
 from relatex.writing.thin_themes import FoldedTheme, ThemeParagraph, folded_themes, list_sentences
 from relatex.writing.title_topics import draft_topic, title_subject
 

@@ -8,7 +8,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from relatex.analysis.claims.topic_claims import names_term, singular
-from relatex.writing.closings import (
+from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR, TOPIC_CITES
+from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
+from relatex.writing.theme_names import (
     GENERAL_STEMS,
     fits_label,
     join_terms,
@@ -16,8 +18,6 @@ from relatex.writing.closings import (
     theme_label,
     word_stems,
 )
-from relatex.writing.offline_templates import BRIDGE_AWAY, BRIDGE_NEAR, TOPIC_CITES
-from relatex.writing.plan import LAYER_RANK, PaperBrief, ThemeOutline, WritingPlan
 
 __all__ = ["bridge_words", "earliest", "facet_kind", "facet_term", "joint_terms", "merged_alike",
            "ordered_briefs", "paragraph_label", "paragraph_terms", "regrouped", "theme_terms", "topic_papers"]

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from relatex.writing.closings import GENERAL_STEMS, word_stems
 from relatex.writing.contributions import sentences_of
 from relatex.writing.plan import ThemeOutline
+from relatex.writing.theme_names import GENERAL_STEMS, word_stems
 
 _LIST_OR_POINTER = ("Other work on", "See also")
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import random
 
 from relatex.writing.aspect_compressions import compressions
-from relatex.writing.closings import Style, assign_aspects, closing, sayable, theme_label
+from relatex.writing.closings import Style, assign_aspects, closing, sayable
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects, evaluation_only
 from relatex.writing.plan import ThemeOutline, WritingPlan
+from relatex.writing.theme_names import theme_label
 from relatex.writing.title_topics import draft_topic
 
 THEME = ThemeOutline(id=0, label="dense retrieval", terms=("dense retrieval", "query expansion"), keys=("a", "b"))
@@ -492,7 +493,7 @@ def test_a_closing_that_completes_a_run_with_the_sentence_before_is_made_again()
 
 
 def test_a_named_one_of_a_kind_is_said_with_its_article() -> None:
-    from relatex.writing.closings import fits_label, join_terms, word_stems
+    from relatex.writing.theme_names import fits_label, join_terms, word_stems
 
     assert join_terms(["dependency parsing", "Penn Treebank"]) == "dependency parsing and the Penn Treebank"
     assert join_terms(["SIGHAN bakeoff"]) == "the SIGHAN bakeoff"

@@ -7,7 +7,6 @@ from pathlib import Path
 
 from relatex.retrieval.records import PaperRecord
 from relatex.writing.appositives import is_bare_appositive
-from relatex.writing.closings import fits_label, fitted_label
 from relatex.writing.contribution_extract import extract
 from relatex.writing.contributions import plural_head, shorten, without_asides
 from relatex.writing.draft_aspects import draft_aspects
@@ -20,6 +19,7 @@ from relatex.writing.offline_writer import (
     longest_copied_run,
 )
 from relatex.writing.phrase_ends import dangling_end
+from relatex.writing.theme_names import fits_label, fitted_label
 from tests.writing.conftest import make_project, make_selection
 
 

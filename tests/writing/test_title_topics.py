@@ -6,12 +6,13 @@ import random
 import re
 
 from relatex.retrieval.records import PaperRecord
-from relatex.writing.closings import Style, fits_label
+from relatex.writing.closings import Style
 from relatex.writing.contributions import Contribution, plural_head
 from relatex.writing.offline_templates import TITLE_PAIRED, TITLE_TOPIC, title_paired
 from relatex.writing.offline_writer import _paper_sentence
 from relatex.writing.paper_subjects import title_as_subject
 from relatex.writing.plan import PaperBrief, WritingPlan
+from relatex.writing.theme_names import fits_label
 from relatex.writing.title_topics import lowered, paper_topic, title_subject
 
 
@@ -169,7 +170,7 @@ def test_a_title_whose_commas_join_clauses_or_a_slogan_names_no_topic() -> None:
 
 
 def test_a_list_names_a_bare_head_as_its_papers_titles_do() -> None:
-    from relatex.writing.closings import as_titles_say, fitted_label
+    from relatex.writing.theme_names import as_titles_say, fitted_label
 
     rules = [("Combining Sample Selection and Error-Driven Pruning for Machine Learning of Coreference Rules",
               "")]
