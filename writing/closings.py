@@ -119,20 +119,23 @@ def _whole(subject: str, text: str, kind: str) -> bool:
 
 def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: Sequence[DraftAspect],
                    guard: CopyGuard | None = None) -> dict[int, tuple[DraftAspect, float]]:
-    """The draft aspect each theme's closing sentence relates to: distinct aspects with the best
-    total overlap (exactly for a few themes, else greedily, best pairs first); once every aspect
-    is used, they are used again, least used first. The overlap is counted on the words the
-    closing can say (:func:`sayable`): a match on words the copy limit cuts relates nothing. An
-    aspect that only restates a theme's label is not its aspect (the theme's closing then names the
-    draft's title as the topic, or is left out)."""
+    """The draft aspect each theme's closing sentence relates to: distinct aspects with the best total
+    overlap (exactly for a few themes, else greedily, best pairs first); once every aspect is used,
+    they are used again, least used first. The overlap is counted on the words the closing can say
+    (:func:`sayable`): a match on words the copy limit cuts relates nothing. A clause or finding ("bears
+    directly on one step of our approach: ...") counts only words of weight 2 or more (the label's, or
+    most titles'), words scattered over the abstracts tie no step to the theme. An aspect that only
+    restates a theme's label is not its aspect (the closing then names the draft's title, or is left out)."""
     said = [sayable(aspect, guard) for aspect in aspects]
     aspects = [aspect for aspect, text in zip(aspects, said, strict=True) if text]
     said = [text for text in said if text]
     table = [[0.0] * len(aspects) for _ in themes]
     for t, theme in enumerate(themes):
         weights = _theme_weights(plan, theme)
-        for a, text in enumerate(said):
-            table[t][a] = -1.0 if _circular(text, theme) else sum(min(4.0, weights.get(s, 0.0)) for s in _stems(text))
+        for a, text in enumerate(said):  # a clause is tied to a theme by its label's or most titles' words only
+            least = 0.0 if aspects[a].kind == "action" else 2.0
+            table[t][a] = -1.0 if _circular(text, theme) else sum(
+                min(4.0, w) for s in _stems(text) if (w := weights.get(s, 0.0)) >= least)
     if not aspects:
         return {}
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}

@@ -517,3 +517,27 @@ def test_an_action_is_set_against_the_theme_only_where_no_paper_does_it_too() ->
         assert said and not any(text.startswith(("Unlike", "In contrast")) for text in said), said
     contrasts = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=other) for seed in range(30)}
     assert any(text.startswith(("Unlike", "In contrast")) for text in contrasts)
+
+
+def test_a_clause_is_tied_to_a_theme_by_its_label_or_titles_not_by_words_scattered_in_abstracts() -> None:
+    from relatex.retrieval.records import PaperRecord
+    from relatex.writing.plan import PaperBrief
+
+    def brief(key: str, title: str, abstract: str) -> PaperBrief:
+        return PaperBrief(key=key, record=PaperRecord(id=key, title=title, abstract=abstract))
+
+    papers = {"a": brief("a", "Threshold optimization using truncated score distributions",
+                         "We optimize a threshold with a model of relevance scores."),
+              "b": brief("b", "Relevance score normalization for metasearch",
+                         "A model of scores that uses an attention to the metric of each engine.")}
+    theme = ThemeOutline(id=0, label="relevance scores", terms=("relevance scores",), keys=("a", "b"))
+    plan = WritingPlan(draft_title="", draft_abstract="", papers=papers, themes=(theme,))
+    step = DraftAspect("clause", "", "the model uses a multi-head attention mechanism to optimize any metric")
+    [(_, score)] = assign_aspects(plan, [theme], [step]).values()
+    assert score < 1  # "model", "attention", "metric" are the abstracts' words: no step the theme bears on
+    tied = DraftAspect("clause", "", "the cut-off depends on the scores of the ranked list")
+    [(_, score)] = assign_aspects(plan, [theme], [tied]).values()
+    assert score >= 1  # the label's and the titles' words
+    action = DraftAspect("action", "we", "use a multi-head attention mechanism to optimize any metric")
+    [(_, score)] = assign_aspects(plan, [theme], [action]).values()
+    assert score >= 1  # an action is set against the theme, not said to be informed by it: any shared word
