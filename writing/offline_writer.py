@@ -147,9 +147,12 @@ def _paper_sentence(
             templates: tuple[str, ...] = TITLE_WORK if work else TITLE_TOPIC[1:] if gerund else TITLE_TOPIC
             if bridge:  # the sentence starts with the citation
                 templates = tuple(t for t in templates if t.startswith("\\citet"))
-            return opening + style.pick(templates).format(
-                key=brief.key, topic=topic, Topic=capitalise(topic), **title_verbs(brief.single_author),
-                is_="are" if plural_topic(topic) and not gerund else "is")  # "Understanding the needs ... is"
+            fields = dict(key=brief.key, topic=topic, Topic=capitalise(topic), **title_verbs(brief.single_author),
+                          is_="are" if plural_topic(topic) and not gerund else "is")  # "Understanding the needs ... is"
+            # the template chosen, else the first that reads whole ("focus on accessible information seeking"
+            # is taken for a verb without its object, "Accessible information seeking is the subject of" is not)
+            said = [opening + t.format(**fields) for t in (style.pick(templates), *templates)]
+            return next((text for text in said if well_formed(text)), said[0])
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]

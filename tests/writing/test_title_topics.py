@@ -298,3 +298,15 @@ def test_a_template_picked_when_all_were_used_lately_is_the_one_used_longest_ago
     for seed in range(8):
         assert Style(random.Random(seed), recent=["a", "b", "c"]).pick(["c", "b", "a"]) == "a"
         assert Style(random.Random(seed), recent=["b", "x"]).pick(["a", "b"]) == "a"  # a fresh one first
+
+
+def test_a_title_sentence_the_checker_refuses_in_one_frame_is_said_in_another() -> None:
+    from relatex.writing.sentence_checks import well_formed
+
+    record = PaperRecord(id="p", title="Accessible Information Seeking", abstract="Search is hard for many people.",
+                         authors=("M. Morris",))
+    brief = PaperBrief(key="p", record=record, layer="development")
+    said = {_paper_sentence(brief, Contribution(), [], None, Style(random.Random(seed)), False)  # type: ignore[arg-type]
+            for seed in range(8)}
+    assert said == {"Accessible information seeking is the subject of \\citet{p}."}, said
+    assert all(well_formed(text) for text in said)
