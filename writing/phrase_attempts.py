@@ -170,6 +170,8 @@ def _cut_at_boundary(phrase: str, short: str) -> bool:
         return False  # "language models for informational | and navigational web search"
     if following == "and" and re.search(r"\bbetween\b(?!.*\band\b)", short, re.I):
         return False  # "the relationships between users' cognitive styles | and their web searching"
+    if following == "based" and not re.match(r"based\s+(?:on|upon)\b", rest, re.I):
+        return False  # "an extension of a machine learning | based coreference resolution system": one modifier
     return rest.startswith(",") or following in MODIFIER_STARTS
 
 

@@ -92,3 +92,11 @@ def test_a_relative_clause_is_cut_before_within_and_keeps_its_purpose() -> None:
     variants = descriptor_variants("a technique", rest, "Dynamic Cutoff Prediction in Multi-Stage Retrieval Systems")
     assert variants[:2] == ["a technique that makes a parameter prediction to maximize efficiency",
                             "a technique making a parameter prediction to maximize efficiency"]
+
+
+def test_based_without_on_joins_a_modifier_and_is_no_place_to_cut() -> None:
+    abstract = ("In this paper we present an extension of a machine learning based coreference resolution system "
+                "which uses features induced from different semantic knowledge sources.")
+    said = [a.phrase for a in attempts(extract(abstract), "Exploiting Semantic Role Labeling for Coreference")]
+    assert "an extension of a machine learning" not in said, said  # "a machine learning | based ... system"
+    assert all(not p.endswith("machine learning") for p in said), said
