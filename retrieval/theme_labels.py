@@ -62,7 +62,7 @@ _VAGUE_ALONE = frozenset("""topic topics issue issues aspect aspects area areas 
     people individuals humans part parts interest interests noun nouns sequence sequences dependency rank
     part-of-speech out-of-vocabulary sequence-to-sequence program programs tree test tests maximum minimum
     terascale predicate-argument trees tag tags patterns frequencies parses standard resolution combination
-    precision recall alignments grammars rules parsers constituent""".split())
+    precision recall alignments grammars rules parsers constituent section sections page pages figure figures""".split())
 # words that name a theme only inside a longer phrase of the titles ("mobile notifications", "item lists")
 _ONLY_WIDENED = frozenset({"mobile", "mouse", "lists"})
 # "large amounts", "negative impacts", "subdocument level": how much or where, not what; "dynamic user": a

@@ -114,7 +114,7 @@ def test_a_label_says_what_not_how_well_how_many_or_where() -> None:
     assert not label_term_ok("precision") and label_term_ok("precision medicine")  # a measure alone
     assert label_term_ok("predicate argument structures")
     # a bare plural of a kind of artefact names no line of work ("machine translation and grammars")
-    for vague in ("alignments", "grammars", "rules", "parsers", "constituent"):
+    for vague in ("alignments", "grammars", "rules", "parsers", "constituent", "section"):
         assert not label_term_ok(vague), vague
     assert label_term_ok("word alignment") and label_term_ok("synchronous grammars") and label_term_ok("alignment")
     assert label_term_ok("constituent parsing")  # a modifier alone ("parsers and constituent") is none
