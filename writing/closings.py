@@ -181,7 +181,9 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
     return ""
 
 
-_CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[3])  # "Unlike these works ...", "In contrast to ..."
+# "Unlike these works ...", "Where these works treat X in general, ...", "In contrast to ...": each says the
+# theme's papers do not do what the draft does
+_CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[2], CLOSING_ACTION[3])
 
 
 def contrast_holds(action: str, papers: Sequence[tuple[str, str]]) -> bool:

@@ -514,7 +514,7 @@ def test_an_action_is_set_against_the_theme_only_where_no_paper_does_it_too() ->
                                                                                                    "parser", "")])
     for score in (4.0, 0.0):
         said = {closing(THEME, (aspect, score), Style(random.Random(seed)), papers=svm) for seed in range(30)}
-        assert said and not any(text.startswith(("Unlike", "In contrast")) for text in said), said
+        assert said and not any(text.startswith(("Unlike", "In contrast", "Where these works")) for text in said), said
     contrasts = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=other) for seed in range(30)}
     assert any(text.startswith(("Unlike", "In contrast")) for text in contrasts)
 
