@@ -42,7 +42,7 @@ _FUNCTION_HEADS = frozenset({"to", "of", "on", "and", "the", "for", "with", "by"
 _COUNTS = frozenset({"one", "two", "three", "four", "five", "all", "both", "each", "any"})
 # word beginnings of two or three letters that are not fragments: prefixes and short words
 _PREFIXES = frozenset("""is as at an or be in it if do go no so us me my he ad am id up ab ob un re co de
-    bi tri di en em ex im ir il mo out mid pro neo geo bio eco ego uni sub pre non dis mis all any one two
+    bi tri di en em ex im ir il mo out mid pro neo geo bio eco ego uni sub pre non dis mis
     pan syn sym per com con col cor ant hem hom iso oxy epi exo mal""".split())
 _LONG_WORD = re.compile(r"(?<![\w'\\])[a-z]{7,}(?![\w\-'])")  # "string-todependency": after a hyphen too
 _LOST_ENDS = frozenset({"tion", "tions", "ition", "itions"})  # what a line break took: "transla|tion"

@@ -150,11 +150,14 @@ def _head(phrase: str) -> str:
     return " ".join(phrase.split()[-2:])
 
 
+_NOT_SPECIFYING = GENERIC_LABEL_WORDS | STOPWORDS  # modifiers that say no kind ("user", "the")
+
+
 def _named_by(phrase: str, papers: Sequence[tuple[str, str]]) -> bool:
     """Whether a paper names the phrase's head, or a word the phrase specifies it by (not a generic one
     such as "user"): papers on "noun compounds" or "active sampling" study a kin of "noun phrases" or
     "active learning", and a focus on it does not set the draft apart from them."""
-    modifiers = [w for w in phrase.split()[:-1] if w.lower() not in GENERIC_LABEL_WORDS | STOPWORDS]
+    modifiers = [w for w in phrase.split()[:-1] if w.lower() not in _NOT_SPECIFYING]
     return any(fits_label(title, abstract, [_head(phrase)]) or any(
         fits_label(title, abstract, [word]) for word in modifiers) for title, abstract in papers)
 

@@ -151,8 +151,8 @@ def _paper_sentence(
                           is_="are" if plural_topic(topic) and not gerund else "is")  # "Understanding the needs ... is"
             # the template chosen, else the first that reads whole ("focus on accessible information seeking"
             # is taken for a verb without its object, "Accessible information seeking is the subject of" is not)
-            said = [opening + t.format(**fields) for t in (style.pick(templates), *templates)]
-            return next((text for text in said if well_formed(text)), said[0])
+            written = [opening + t.format(**fields) for t in (style.pick(templates), *templates)]
+            return next((text for text in written if well_formed(text)), written[0])
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
@@ -164,9 +164,9 @@ def _paper_sentence(
     elif cited:
         text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
-        text = _sentence(title_paired(style.recent, subject), brief, contribution, style, topic=subject, Topic=capitalise(subject),
-                         is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is",
-                         **title_verbs(brief.single_author))
+        text = _sentence(title_paired(style.recent, subject), brief, contribution, style, topic=subject,
+                         Topic=capitalise(subject), **title_verbs(brief.single_author),
+                         is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is")
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
