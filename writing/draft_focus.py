@@ -158,8 +158,7 @@ def _named_by(phrase: str, papers: Sequence[tuple[str, str]]) -> bool:
     such as "user"): papers on "noun compounds" or "active sampling" study a kin of "noun phrases" or
     "active learning", and a focus on it does not set the draft apart from them."""
     modifiers = [w for w in phrase.split()[:-1] if w.lower() not in _NOT_SPECIFYING]
-    return any(fits_label(title, abstract, [_head(phrase)]) or any(
-        fits_label(title, abstract, [word]) for word in modifiers) for title, abstract in papers)
+    return any(fits_label(title, abstract, [_head(phrase), *modifiers]) for title, abstract in papers)
 
 
 def focus_closing(phrases: Sequence[str], term: str, label: str, papers: Sequence[tuple[str, str]],

@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from relatex.writing.agreement import third_person
+
 # verb class -> variants as (base form, third person singular)
 VERBS: dict[str, tuple[tuple[str, str], ...]] = {
     "propose": (("propose", "proposes"), ("introduce", "introduces"), ("present", "presents"),
@@ -122,15 +124,17 @@ TITLE_PAIRED = (
 
 def title_verbs(single_author: bool) -> dict[str, str]:
     """The verbs of the title templates, agreeing with one author or several."""
-    verbs = {"study": "studies", "focus": "focuses", "present": "presents"}
-    return {base: third if single_author else base for base, third in verbs.items()}
+    return {verb: third_person(verb) if single_author else verb for verb in ("study", "focus", "present")}
+
+
+GERUND_PHRASE = re.compile(r"\w+ing\s")  # a title subject that is one activity ("Learning to rank ..."): "is"
 
 
 def title_paired(recent: list[str], topic: str) -> str:
     """The template pairing a title subject with a phrase, given the templates used lately
     (``recent``, where the title template it reads like is noted): "... is the subject of ..., who"
     unless a sentence just before said "the subject of"; a gerund ("Learning to rank ...") only so."""
-    if TITLE_TOPIC[1] in recent[-3:] and not re.match(r"\w+ing\s", topic):
+    if TITLE_TOPIC[1] in recent[-3:] and not GERUND_PHRASE.match(topic):
         recent.append(TITLE_TOPIC[0])
         return TITLE_PAIRED[1]
     recent.append(TITLE_TOPIC[1])

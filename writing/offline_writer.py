@@ -40,6 +40,7 @@ from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
     BUILDS_ON,
     EARLY,
+    GERUND_PHRASE,
     GROUP,
     METHODS,
     NOUN,
@@ -166,7 +167,7 @@ def _paper_sentence(
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
         text = _sentence(title_paired(style.recent, subject), brief, contribution, style, topic=subject,
                          Topic=capitalise(subject), **title_verbs(brief.single_author),
-                         is_="are" if plural_topic(subject) and not re.match(r"\w+ing\s", subject) else "is")
+                         is_="are" if plural_topic(subject) and not GERUND_PHRASE.match(subject) else "is")
     elif first_of_layer and brief.layer == "foundation" and previous == []:
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
