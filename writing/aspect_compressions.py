@@ -3,8 +3,8 @@ else: its asides, an inner modifier or its trailing modifiers dropped, its purpo
 gerund, a finding said with an infinitive ("show that X is Y" -> "show X to be Y"), what the draft
 shows how to do said as what it does ("show how to enhance X" -> "enhance X"), a task named without
 "the problem of", a list of adjectives before a noun left out, "as a problem of doing X" said "as
-doing X", "is able to" said "can". Each compression
-says what the draft says or less, never something the draft does not."""
+doing X", "is able to" said "can", "the level of X" said "X", a relative clause left out. Each
+compression says what the draft says or less, never something the draft does not."""
 
 from __future__ import annotations
 
@@ -266,6 +266,16 @@ def as_doing(text: str) -> str:
     return _replaced(_AS_PROBLEM_OF, "as ", text)
 
 
+# "bounds on [the level of] performance": a measure word before what is measured
+_MEASURE_OF = re.compile(r"\bthe\s+(?:level|amount|degree)\s+of\s+(?=[a-z])", re.I)
+
+
+def without_measure(text: str) -> str:
+    """What is measured said without its measure word ("establishes bounds on the level of performance"
+    -> "establishes bounds on performance"); "" when the text has none."""
+    return _replaced(_MEASURE_OF, "", text)
+
+
 _ABLE_TO = re.compile(r"\b(?:is|are)\s+able\s+to\s+(?=[a-z])", re.I)
 
 
@@ -312,9 +322,13 @@ def _modifier(word: str) -> bool:
 _BY_PARTICIPLE = re.compile(r"[a-z]{3,}ed by$", re.I)
 
 
+# a relative clause opening on its auxiliary after a noun ("performance [that can be expected ...]")
+_RELATIVE = re.compile(r"(?<=[a-z])\s+(?:that|which)\s+(?:can|could|may|might|will|would|is|are|was|were)\s", re.I)
+
+
 def _trailing_cuts(text: str) -> list[str]:
-    """``text`` cut before a trailing modifier (a prepositional phrase, or a participle with its
-    agent), at most 9, 7 and 5 words, where what is cut wants nothing that follows."""
+    """``text`` cut before a trailing modifier (a prepositional phrase, a participle with its agent,
+    or a relative clause), at most 9, 7 and 5 words, where what is cut wants nothing that follows."""
     cuts = []
     words = text.split()
     for limit in (9, 7, 5):
@@ -325,6 +339,10 @@ def _trailing_cuts(text: str) -> list[str]:
         if rest and (rest[0].lower() in MODIFIER_STARTS or _BY_PARTICIPLE.match(" ".join(rest[:2]))) \
                 and len(said) >= 3 and not _needs_rest(short, rest):
             cuts.append(short)
+    relative = _RELATIVE.search(text)  # "bounds on performance [that can be expected in an evaluation]"
+    if relative and 3 <= len(before := text[:relative.start()].split()) <= 9 \
+            and not _needs_rest(" ".join(before), text[relative.start():].split()):
+        cuts.append(" ".join(before))
     return cuts
 
 
@@ -342,7 +360,8 @@ def _compressions(text: str, action: bool) -> tuple[str, ...]:
     action that names only a kind of thing ("present an extensive analysis", what of having been
     cut), a bare container ("present a list") or only how the work is tested is not said, nor a cut
     inside a list."""
-    fewer = [v for v in (task_named(text), without_modifier_list(text), as_doing(text), as_can(text)) if v]
+    fewer = [v for v in (task_named(text), without_modifier_list(text), as_doing(text), as_can(text),
+                      without_measure(text)) if v]
     cuts = [cut for v in (text, *fewer) for cut in _trailing_cuts(v)]
     # "is generative[, producing ...]", "is deterministic [and is driven by ...]"; never how a finding
     # was reached ("[, using ...]")
