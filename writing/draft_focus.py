@@ -31,6 +31,11 @@ from relatex.writing.sentence_checks import well_formed
 from relatex.writing.theme_names import fits_label, word_stems
 from relatex.writing.title_topics import ARTEFACT_HEADS, lowered, names_a_span
 
+CLOSING_SHARED = (  # {term}: the theme's label, which the draft's title or its own work names too
+    "Like these works, our work is concerned with {term}.",
+    "Our work shares this concern with {term}.",
+)
+
 CLOSING_FOCUS = (  # {phrase}: a noun phrase of the draft's title that no paper of the theme names
     "Our work differs from these in its focus on {phrase}.",
     "Unlike these works on {term}, our work focuses on {phrase}.",
@@ -238,3 +243,28 @@ def _say(templates: Sequence[str], focus: str, pick: Callable[[list[str]], str],
     used.add(template)
     used.update(f"focus:{stem}" for stem in word_stems(focus.split()[-1]))
     return sentence
+
+
+def shared_concern(term: str, title: str, abstract: str, pick: Callable[[list[str]], str], used: set[str]) -> str:
+    """The theme (``term``) named as a concern the draft shares, where its title names every word of
+    the term ("dyslexia" for "web search by people with and without dyslexia") or a sentence of its
+    abstract stating its own work names the term whole: "Like these works, our work is concerned with
+    dyslexia." The last closing left to a paragraph whose theme is the draft's own subject, so that no
+    contrast or background phrase is left for it; each template once per section ("" after)."""
+    templates = [t for t in CLOSING_SHARED if t not in used]
+    if not templates or not term.strip() or not (word_stems(term) <= word_stems(title) or _stated(term, abstract)):
+        return ""
+    template = pick(templates)
+    sentence = " ".join(template.format(term=term).split())
+    if not well_formed(sentence):
+        return ""
+    used.add(template)
+    return sentence
+
+
+def _stated(term: str, abstract: str) -> bool:
+    """Whether a sentence of the abstract that states the draft's own work names ``term`` whole."""
+    at = re.compile(rf"\b{re.escape(term)}", re.I)
+    sentences = sentences_of(abstract or "")
+    return any(role != BACKGROUND and DRAFT_CONTRIBUTION.search(sentence) and at.search(sentence)
+               for sentence, role in zip(sentences, classify_sentences(sentences), strict=True))

@@ -35,7 +35,7 @@ from relatex.writing.contributions import (
 from relatex.writing.copied_sentences import without_copied_sentences
 from relatex.writing.copy_guard import MAX_COPIED_WORDS, CopyGuard, longest_copied_run
 from relatex.writing.draft_aspects import DraftAspect, draft_aspects
-from relatex.writing.draft_focus import draft_focus_phrases, focus_closing, focus_relation
+from relatex.writing.draft_focus import draft_focus_phrases, focus_closing, focus_relation, shared_concern
 from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
     BUILDS_ON,
@@ -342,7 +342,8 @@ def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, 
     papers = [(b.record.title, b.record.abstract or "") for b in briefs]
     closed = (closing(theme, aspect, style, used, guard, topic=topic, term=short, papers=papers)
               or focus_closing(focus, short, label, papers, style.pick, used)
-              or focus_relation(focus, short, style.pick, used, topic))
+              or focus_relation(focus, short, style.pick, used, topic)
+              or shared_concern(short, plan.draft_title, plan.draft_abstract, style.pick, used))
     used.update({f"term:{short.lower()}"} if closed else set())
     return closed
 

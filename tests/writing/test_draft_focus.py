@@ -216,3 +216,38 @@ def test_a_task_the_drafts_own_work_is_for_is_a_focus_after_the_titles_phrases()
     assert task_phrases("We propose a network for better estimation of similarity.") == []  # how well, no task
     # background sentences are the field's, not the draft's: "methods for parsing" there is no focus
     assert task_phrases("Many methods for dependency parsing exist.") == []
+
+
+def test_a_theme_the_draft_names_is_a_concern_it_shares_each_template_once() -> None:
+    from relatex.writing.draft_focus import CLOSING_SHARED, shared_concern
+
+    title, used = "Web Search by People with and without Dyslexia", set[str]()
+    first = shared_concern("dyslexia", title, "", _pick().pick, used)
+    second = shared_concern("web search", title, "", _pick().pick, used)
+    said = {t.format(term=term) for t in CLOSING_SHARED for term in ("dyslexia", "web search")}
+    assert first in said and second in said and first.split()[:2] != second.split()[:2]  # another template
+    assert shared_concern("people", title, "", _pick().pick, used) == ""  # both templates said: no third
+    assert shared_concern("reading speed", title, "", _pick().pick, set()) == ""  # the draft does not name it
+    own = "Readers often struggle. We study the eye movements of searchers with dyslexia."
+    assert shared_concern("eye movements", title, own, _pick().pick, set())
+    field = "Eye movements have been studied widely. We study query formulation."  # background: the field's
+    assert shared_concern("eye movements", title, field, _pick().pick, set()) == ""
+
+
+def test_a_paragraph_on_the_drafts_own_subject_closes_when_its_phrases_are_said() -> None:
+    papers = {
+        "c": _brief("c", "Eye tracking in search", "We record eye tracking data of searchers reading result pages.", 0),
+        "d": _brief("d", "Gaze and relevance", "We use eye tracking to infer relevance of search results.", 0),
+        "e": _brief("e", "Query logs of web search", "We analyse web search query logs of a large engine.", 1),
+        "f": _brief("f", "Web search sessions", "We model web search sessions from query logs.", 1),
+        "a": _brief("a", "Dyslexia and web search", "We study how searchers with dyslexia formulate queries.", 2),
+        "b": _brief("b", "Reading with dyslexia", "We measure reading speed of readers with dyslexia.", 2),
+    }
+    themes = (ThemeOutline(id=0, label="eye tracking", terms=("eye tracking",), keys=("c", "d")),
+              ThemeOutline(id=1, label="query logs", terms=("query logs",), keys=("e", "f")),
+              ThemeOutline(id=2, label="dyslexia", terms=("dyslexia",), keys=("a", "b")))
+    plan = WritingPlan(draft_title="Web Search by People with Dyslexia", draft_abstract="", papers=papers,
+                       themes=themes)
+    paragraphs = [p for p in write_offline(plan).split("\n\n") if "\\cite" in p]
+    assert len(paragraphs) == 3
+    assert paragraphs[2].rstrip().endswith("our work is concerned with dyslexia."), paragraphs[2]
