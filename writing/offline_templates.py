@@ -165,7 +165,7 @@ CLOSING_FINDING = (  # {clause}: a whole clause of a result or conclusion senten
 CLOSING_GENERIC = (  # the draft's abstract says nothing usable; {topic}: the draft's title as a noun phrase,
     # {study}: "study of" ("work on" before a gerund: "our work on optimizing hyper-phrase queries")
     "These works on {term} are background to our {study} {topic}.",
-    "Our {study} {topic} draws on this work on {term}.",
+    "Our {study} {topic} relates to this work on {term}.",  # relates, not "draws on": no draft says which it uses
     "This work on {term} provides context for our {study} {topic}.",
 )
 
