@@ -186,22 +186,53 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
 _CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[2], CLOSING_ACTION[3])
 
 
-def contrast_holds(action: str, papers: Sequence[tuple[str, str]]) -> bool:
+# heads that say only that something was built ("a new approach [for pre-retrieval QR]"): the contrast
+# turns on what it is for as well
+_BUILT_HEADS = frozenset({"approach", "method", "framework", "model", "technique", "system", "algorithm",
+                          "solution", "strategy", "way"})
+
+
+def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = "") -> bool:
     """Whether "Unlike these works, we <action>" holds: no paper (title, abstract) names the word the
     contrast turns on, the head of what the action acts on (the last word before its first
     preposition: "use a publicly available structured output [SVM]") or what the draft is said to be
-    ("is [deterministic]")."""
+    ("is [deterministic]"). Where that head only says something was built ("a new approach"), no
+    paper may name the head of what it is for either ("for pre-retrieval [QR]"); an acronym counts
+    with its expansion in the ``draft``'s abstract ("query rewriting (QR)")."""
     words = [w.strip(",;:") for w in action.split()]
     while words and (words[0].lower() in MODALS or adverb(words[0])):
         words = words[1:]
     words = words[1:]  # the verb
     cut = next((i for i, w in enumerate(words) if w.lower() in MODIFIER_STARTS - {"and"}), len(words))
-    return bool(cut) and not any(fits_label(title, abstract, [words[cut - 1]]) for title, abstract in papers)
+    if not cut:
+        return False
+    turns_on = [words[cut - 1]]
+    if words[cut - 1].lower() in _BUILT_HEADS and cut < len(words) and words[cut].lower() in {"for", "to"}:
+        rest = words[cut + 1:]
+        end = next((i for i, w in enumerate(rest) if w.lower() in MODIFIER_STARTS), len(rest))
+        turns_on += rest[end - 1:end]  # "for pre-retrieval [QR]"
+    turns_on += [spelled for w in turns_on if (spelled := expansion(w, draft))]
+    return not any(fits_label(title, abstract, turns_on) for title, abstract in papers)
+
+
+def expansion(acronym: str, text: str) -> str:
+    """What ``text`` spells ``acronym`` out as, the words before it in parentheses whose initials
+    (hyphenated parts each) are its letters ("query rewriting (QR)" for "QR"); "" where it does not."""
+    if not re.fullmatch(r"[A-Z]{2,6}s?", acronym) or not text:
+        return ""
+    letters = acronym.rstrip("s")
+    for found in re.finditer(rf"((?:[A-Za-z][\w-]*\s+){{1,{len(letters) + 1}}})\({re.escape(acronym)}\)", text):
+        words = found.group(1).split()
+        for start in range(len(words)):
+            initials = "".join(part[0] for w in words[start:] for part in w.split("-") if part)
+            if initials.upper() == letters:
+                return " ".join(words[start:]).lower()
+    return ""
 
 
 def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style: Style,
             used: set[str] | None = None, guard: CopyGuard | None = None, topic: str = "",
-            term: str = "", papers: Sequence[tuple[str, str]] = ()) -> str:
+            term: str = "", papers: Sequence[tuple[str, str]] = (), draft: str = "") -> str:
     """The theme related to the draft, through the aspect of the draft closest to it; a template
     already used for another theme (``used``) is taken again only when none is left. The
     aspect is said whole when that copies no run of the ``guard``'s length from the draft, else
@@ -211,7 +242,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     or finding that shares next to nothing with the theme (``aspect``'s score below 1) gives way to the
     topic where it is still unsaid. ``term`` names the theme (its label's first term when not given). An
     action is set against the theme ("Unlike these works ...") only where the contrast holds on the
-    theme's ``papers`` (title, abstract; :func:`contrast_holds`)."""
+    theme's ``papers`` (title, abstract; :func:`contrast_holds`, with the ``draft``'s abstract)."""
     used = set() if used is None else used
 
     def pick(options: Sequence[str]) -> str:
@@ -242,7 +273,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     options: Sequence[str]
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else _CONTRASTS
-        if papers and not contrast_holds(found.text, papers):
+        if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
         template = pick(options)
     else:

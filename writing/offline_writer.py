@@ -340,7 +340,8 @@ def _closing(plan: WritingPlan, theme: ThemeOutline, aspect: tuple[DraftAspect, 
     if f"term:{short.lower()}" in used:
         short = theme_label(theme)  # a second closing on "statistical machine translation": the whole label
     papers = [(b.record.title, b.record.abstract or "") for b in briefs]
-    closed = (closing(theme, aspect, style, used, guard, topic=topic, term=short, papers=papers)
+    closed = (closing(theme, aspect, style, used, guard, topic=topic, term=short, papers=papers,
+                      draft=plan.draft_abstract)
               or focus_closing(focus, short, label, papers, style.pick, used)
               or focus_relation(focus, short, style.pick, used, topic)
               or shared_concern(short, plan.draft_title, plan.draft_abstract, style.pick, used))

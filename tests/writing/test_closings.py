@@ -541,3 +541,19 @@ def test_a_clause_is_tied_to_a_theme_by_its_label_or_titles_not_by_words_scatter
     action = DraftAspect("action", "we", "use a multi-head attention mechanism to optimize any metric")
     [(_, score)] = assign_aspects(plan, [theme], [action]).values()
     assert score >= 1  # an action is set against the theme, not said to be informed by it: any shared word
+
+
+def test_a_contrast_on_a_new_approach_turns_on_what_it_is_for_acronyms_spelled_out() -> None:
+    from relatex.writing.closings import contrast_holds, expansion
+
+    draft = "Query rewriting (QR) replaces null queries. We present a new approach for pre-retrieval QR."
+    assert expansion("QR", draft) == "query rewriting" and expansion("QR", "") == ""
+    assert expansion("NMT", "neural machine translation (NMT) is used") == "neural machine translation"
+    action = "presents a new approach for pre-retrieval QR of voice shopping null queries"
+    rewriting = [("Voice search", "We study voice queries."), ("Mining logs", "We learn query rewriting rules.")]
+    voice = [("Voice search", "We study voice queries."), ("Spoken queries", "We analyse spoken queries.")]
+    assert not contrast_holds(action, rewriting, draft)  # a paper rewrites queries too
+    assert contrast_holds(action, voice, draft)
+    assert not contrast_holds(action, [("QR for mobile search", "We rewrite mobile queries.")], draft)
+    # what the approach is for counts only after a head that says nothing but that something was built
+    assert contrast_holds("uses a structured output SVM for alignment", [("Alignment", "We align words.")])
