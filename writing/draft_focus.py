@@ -246,13 +246,13 @@ def _say(templates: Sequence[str], focus: str, pick: Callable[[list[str]], str],
 
 
 def shared_concern(term: str, title: str, abstract: str, pick: Callable[[list[str]], str], used: set[str]) -> str:
-    """The theme (``term``) named as a concern the draft shares, where its title names every word of
-    the term ("dyslexia" for "web search by people with and without dyslexia") or a sentence of its
+    """The theme (``term``) named as a concern the draft shares, where its title names the term whole
+    ("dyslexia" for "web search by people with and without dyslexia") or a sentence of its
     abstract stating its own work names the term whole: "Like these works, our work is concerned with
     dyslexia." The last closing left to a paragraph whose theme is the draft's own subject, so that no
     contrast or background phrase is left for it; each template once per section ("" after)."""
     templates = [t for t in CLOSING_SHARED if t not in used]
-    if not templates or not term.strip() or not (word_stems(term) <= word_stems(title) or _stated(term, abstract)):
+    if not templates or not term.strip() or not (_named(term, title) or _stated(term, abstract)):
         return ""
     template = pick(templates)
     sentence = " ".join(template.format(term=term).split())
@@ -264,7 +264,14 @@ def shared_concern(term: str, title: str, abstract: str, pick: Callable[[list[st
 
 def _stated(term: str, abstract: str) -> bool:
     """Whether a sentence of the abstract that states the draft's own work names ``term`` whole."""
-    at = re.compile(rf"\b{re.escape(term)}", re.I)
     sentences = sentences_of(abstract or "")
-    return any(role != BACKGROUND and DRAFT_CONTRIBUTION.search(sentence) and at.search(sentence)
+    return any(role != BACKGROUND and DRAFT_CONTRIBUTION.search(sentence) and _named(term, sentence)
                for sentence, role in zip(sentences, classify_sentences(sentences), strict=True))
+
+
+def _named(term: str, text: str) -> bool:
+    """Whether ``text`` names ``term`` whole, its words in a row in either number ("Quasi-synchronous
+    Grammars" for "quasi-synchronous grammar"); words found apart ("Dependency Parser ... Parsing
+    Strategy") or sharing only a stem ("ontologizing" for "ontological") do not count."""
+    words = [rf"{re.escape(singular(w.lower()))}(?:s|es)?" for w in re.split(r"[\s-]+", term.strip()) if w]
+    return bool(words) and re.search(r"\b" + r"[\s-]+".join(words) + r"\b", text, re.I) is not None

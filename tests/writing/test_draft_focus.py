@@ -228,6 +228,12 @@ def test_a_theme_the_draft_names_is_a_concern_it_shares_each_template_once() -> 
     assert first in said and second in said and first.split()[:2] != second.split()[:2]  # another template
     assert shared_concern("people", title, "", _pick().pick, used) == ""  # both templates said: no third
     assert shared_concern("reading speed", title, "", _pick().pick, set()) == ""  # the draft does not name it
+    # the term whole, in either number: not its words apart, nor a word sharing only a stem
+    assert shared_concern("quasi-synchronous grammar", "Parsing with Quasi-synchronous Grammars", "", _pick().pick,
+                          set())
+    for term, other in (("ontological semantics", "Ontologizing Semantic Relations"),
+                        ("dependency parsing", "A Transition-Based Dependency Parser Using a Dynamic Parsing Strategy")):
+        assert shared_concern(term, other, "", _pick().pick, set()) == "", term
     own = "Readers often struggle. We study the eye movements of searchers with dyslexia."
     assert shared_concern("eye movements", title, own, _pick().pick, set())
     field = "Eye movements have been studied widely. We study query formulation."  # background: the field's
