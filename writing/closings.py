@@ -272,7 +272,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
     if found.kind == "action":
-        options = CLOSING_ACTION if score > 0 else _CONTRASTS
+        # "Where these works treat X in general" makes the action a case of X: only where they share words
+        options = CLOSING_ACTION if score > 0 else tuple(t for t in _CONTRASTS if t != CLOSING_ACTION[2])
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
         template = pick(options)

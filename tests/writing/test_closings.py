@@ -557,3 +557,12 @@ def test_a_contrast_on_a_new_approach_turns_on_what_it_is_for_acronyms_spelled_o
     assert not contrast_holds(action, [("QR for mobile search", "We rewrite mobile queries.")], draft)
     # what the approach is for counts only after a head that says nothing but that something was built
     assert contrast_holds("uses a structured output SVM for alignment", [("Alignment", "We align words.")])
+
+
+def test_in_general_is_said_only_of_a_theme_the_action_shares_words_with() -> None:
+    aspect = DraftAspect("action", "our work", "establishes upper and lower bounds on performance")
+    other = [("Discriminative word alignment", "We train a perceptron on aligned sentences.")]
+    unrelated = {closing(THEME, (aspect, 0.0), Style(random.Random(seed)), papers=other) for seed in range(30)}
+    assert unrelated and not any(text.startswith("Where these works") for text in unrelated), unrelated
+    related = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=other) for seed in range(30)}
+    assert any(text.startswith("Where these works") for text in related), related
