@@ -24,7 +24,7 @@ from relatex.writing.draft_aspects import DraftAspect
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_FINDING, CLOSING_GENERIC
 from relatex.writing.plan import ThemeOutline, WritingPlan
 from relatex.writing.sentence_checks import MODIFIER_STARTS, well_formed
-from relatex.writing.theme_names import fits_label, label_terms, theme_label
+from relatex.writing.theme_names import fits_label, label_terms, theme_label, word_stems
 from relatex.writing.title_topics import names_an_artefact
 
 T = TypeVar("T")
@@ -184,6 +184,14 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
 # "Unlike these works ...", "Where these works treat X in general, ...", "In contrast to ...": each says the
 # theme's papers do not do what the draft does
 _CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[2], CLOSING_ACTION[3])
+_IN_GENERAL = CLOSING_ACTION[2]
+
+
+def _case_of(action: str, term: str) -> bool:
+    """Whether the action names the head of the theme's term ("presents a new approach for voice
+    [search]" of "voice search"), so that "Where these works treat X in general" reads it as a case of X."""
+    words = term.split()
+    return bool(words) and word_stems(words[-1]) <= word_stems(action)
 
 
 # heads that say only that something was built ("a new approach [for pre-retrieval QR]"): the contrast
@@ -272,8 +280,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
     if found.kind == "action":
-        # "Where these works treat X in general" makes the action a case of X: only where they share words
-        options = CLOSING_ACTION if score > 0 else tuple(t for t in _CONTRASTS if t != CLOSING_ACTION[2])
+        options = CLOSING_ACTION if score > 0 else _CONTRASTS
+        if not _case_of(found.text, term):
+            options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
         template = pick(options)
@@ -281,6 +290,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
         template = pick(family if score > 0 else (family[1],))
     for subject, text, key in voices(found):
+        if template == _IN_GENERAL and not _case_of(text, term):
+            continue  # the words that made it a case of the theme were compressed away
         said = template.replace("{Subject} builds", "We build") if subject == "we" else template
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = _verbs(text, found.kind)  # an action is a verb phrase
