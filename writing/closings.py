@@ -185,6 +185,7 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
 # theme's papers do not do what the draft does
 _CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[2], CLOSING_ACTION[3])
 _IN_GENERAL = CLOSING_ACTION[2]
+_CONTRAST_SLACK = 6  # words between those of a term a paper may write and still name it, for a contrast
 
 
 def _case_of(action: str, term: str) -> bool:
@@ -220,7 +221,8 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
         end = next((i for i, w in enumerate(rest) if w.lower() in MODIFIER_STARTS), len(rest))
         turns_on += rest[end - 1:end]  # "for pre-retrieval [QR]"
     turns_on += [spelled for w in turns_on if (spelled := expansion(w, draft))]
-    return not any(fits_label(title, abstract, turns_on) for title, abstract in papers)
+    # a paper names it in other words order too ("rewriting null e-commerce queries" for "query rewriting")
+    return not any(fits_label(title, abstract, turns_on, slack=_CONTRAST_SLACK) for title, abstract in papers)
 
 
 def expansion(acronym: str, text: str) -> str:

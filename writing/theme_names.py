@@ -112,15 +112,15 @@ def _stem_sequence(text: str) -> tuple[frozenset[str], ...]:
     return tuple(out)
 
 
-def fits_label(title: str, abstract: str, terms: Sequence[str]) -> bool:
+def fits_label(title: str, abstract: str, terms: Sequence[str], slack: int = 2) -> bool:
     """Whether a paper is about one of the label's terms: the words of the term (by their stems)
     occur in its title or abstract, and a term of several words is said in one place (its words
-    within a few of each other: "query translation" is not the "query" of one sentence and the
-    "translation matrix" of another). With no terms, every paper fits."""
+    within ``slack`` words of each other: "query translation" is not the "query" of one sentence and
+    the "translation matrix" of another). With no terms, every paper fits."""
     sequence = _stem_sequence(f"{title}. {abstract}")
     for term in terms:
         needed = word_stems(term)
-        if needed and _said_together(needed, sequence, len(_stem_sequence(term)) + 2):
+        if needed and _said_together(needed, sequence, len(_stem_sequence(term)) + slack):
             return True
     return not terms
 

@@ -556,6 +556,8 @@ def test_a_contrast_on_a_new_approach_turns_on_what_it_is_for_acronyms_spelled_o
     assert not contrast_holds(action, rewriting, draft)  # a paper rewrites queries too
     assert contrast_holds(action, voice, draft)
     assert not contrast_holds(action, [("QR for mobile search", "We rewrite mobile queries.")], draft)
+    # the words of the expansion in another order, a few words apart: the paper does it too
+    assert not contrast_holds(action, [("Rewriting null e-commerce queries to recommend products", "")], draft)
     # what the approach is for counts only after a head that says nothing but that something was built
     assert contrast_holds("uses a structured output SVM for alignment", [("Alignment", "We align words.")])
 
