@@ -74,9 +74,12 @@ def focus_phrases(title: str) -> list[str]:
             continue  # "[large] scale machine translation", "[fine] grained entity typing": half a compound
         at = re.escape(phrase)
         moving = re.search(rf"\bfrom\s+[^:;]+?\s+to\s+{at}\b", title, re.I)  # "From X to Global Ranking"
-        if re.search(rf"\b{at}(?:\s+and\s+[a-z-]+)?\s+of\b", title, re.I) \
-                or (re.search(rf"\bto\s+{at}\b", title, re.I) and not moving):
-            continue  # "automatic identification [and classification of ...]" says what of nothing; "[to] interpret ..."
+        if re.search(rf"\b{at}(?:\s+and\s+[a-z-]+)?\s+of\b", title, re.I):
+            phrase = _with_its_of(phrase, phrases, title)  # "semantic classification of noun phrases"
+            if not phrase:
+                continue  # "automatic identification [and classification of reviews]" says what of nothing
+        elif re.search(rf"\bto\s+{at}\b", title, re.I) and not moving:
+            continue  # "[to] interpret ..."
         if re.search(rf"\bfrom\s+{at}\s+to\s", title, re.I):
             continue  # "From Local Classification to Global Ranking": what the draft moves away from
         shared = re.search(rf"(\S+)\s+(and|or)\s+{at}\b", title, re.I)
@@ -87,6 +90,17 @@ def focus_phrases(title: str) -> list[str]:
         if lowered(phrase) not in out:
             out.append(lowered(phrase))
     return out
+
+
+def _with_its_of(phrase: str, phrases: Sequence[str], title: str) -> str:
+    """A title phrase with the of-phrase that says what of ("Semantic Classification" of "Noun
+    Phrases"), where that is a title phrase of its own of two words or more and the whole has at
+    most six words; "" where it is not ("Classification of Reviews")."""
+    for after in phrases:
+        joined = re.search(rf"\b{re.escape(phrase)}\s+of\s+(?:the\s+)?{re.escape(after)}\b", title, re.I)
+        if joined and len(after.split()) >= 2 and len(joined.group(0).split()) <= 6:
+            return joined.group(0)
+    return ""
 
 
 def _coordinated(before: str, conjunction: str, phrase: str) -> str:

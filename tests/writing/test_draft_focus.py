@@ -23,7 +23,11 @@ def test_the_title_gives_its_noun_phrases_in_order_names_kept_artefacts_left_out
                                     "collection construction", "active learning"]
     assert focus_phrases("Distilling BERT Encoders for Dense Retrieval") == ["BERT encoders", "dense retrieval"]
     assert focus_phrases("Bayesian Estimators for Unsupervised Tagging") == ["Bayesian estimators", "unsupervised tagging"]
-    assert focus_phrases("Bayesian Models of Query Reformulation") == ["query reformulation"]  # models of what
+    # a phrase that wants its of-phrase takes it where that is a phrase of the title ("models of what")
+    assert focus_phrases("Bayesian Models of Query Reformulation") == ["Bayesian models of query reformulation",
+                                                                       "query reformulation"]
+    assert focus_phrases("Models For The Semantic Classification Of Noun Phrases") == [
+        "semantic classification of noun phrases", "noun phrases"]
     # "our work focuses on neural network" needs an article a focus cannot take
     assert "neural network" not in focus_phrases("A Neural Network for Answer Selection")
     # what a title says of its time or kind is no topic
