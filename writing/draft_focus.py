@@ -147,11 +147,7 @@ def task_phrases(abstract: str, title: str = "") -> list[str]:
     (they speak of the field); a phrase opening on a gerund ("harvesting semantic relations") names
     no task, nor one holding a function word."""
     out: list[str] = []
-    sentences = sentences_of(abstract or "")
-    for sentence, role in zip(sentences, classify_sentences(sentences), strict=True):
-        found = DRAFT_CONTRIBUTION.search(sentence) if role != BACKGROUND else None
-        if found is None:
-            continue
+    for found in _own_statements(abstract):
         for task in _TASK.finditer(f"{found.group('verb')} {found.group('rest')}"):
             words = task.group("np").split()
             if words[0].lower().endswith("ing") or words[0].lower() in _HOW_WELL \
@@ -278,9 +274,15 @@ def shared_concern(term: str, title: str, abstract: str, pick: Callable[[list[st
 
 def _stated(term: str, abstract: str) -> bool:
     """Whether a sentence of the abstract that states the draft's own work names ``term`` whole."""
+    return any(_named(term, found.string) for found in _own_statements(abstract))
+
+
+def _own_statements(abstract: str) -> list[re.Match[str]]:
+    """The abstract's statements of the draft's own work ("we ...", "this paper ..."), each as the
+    match of its subject and verb in its sentence; background sentences speak of the field."""
     sentences = sentences_of(abstract or "")
-    return any(role != BACKGROUND and DRAFT_CONTRIBUTION.search(sentence) and _named(term, sentence)
-               for sentence, role in zip(sentences, classify_sentences(sentences), strict=True))
+    return [found for sentence, role in zip(sentences, classify_sentences(sentences), strict=True)
+            if role != BACKGROUND and (found := DRAFT_CONTRIBUTION.search(sentence))]
 
 
 def _named(term: str, text: str) -> bool:
