@@ -287,6 +287,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
             options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
+            if score <= 0:  # "builds on this line of work" where the action shares no word with it: unfounded
+                options = tuple(t for t in options if t != CLOSING_ACTION[1])
         template = pick(options)
     else:
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design

@@ -573,3 +573,11 @@ def test_in_general_is_said_only_of_an_action_that_names_the_themes_head() -> No
     said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=other) for seed in range(30)}
     assert "Where these works treat dense retrieval in general, our work proposes sparse retrieval over learned " \
         "term weights." in said, said
+
+
+def test_an_action_sharing_no_word_with_the_theme_is_not_said_to_build_on_it() -> None:
+    aspect = DraftAspect("action", "our work", "describes the OntoNotes annotation")
+    naming = [("OntoNotes annotation of entities", "We describe the OntoNotes annotation of named entities.")]
+    for score, kinds in ((0.0, {"Against this background"}), (4.0, {"Against this background", "Our work builds"})):
+        said = {closing(THEME, (aspect, score), Style(random.Random(seed)), papers=naming) for seed in range(30)}
+        assert {" ".join(text.split()[:3]) for text in said} == kinds, said
