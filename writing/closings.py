@@ -141,6 +141,12 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
 
 
+def _titled(text: str, theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> bool:
+    """Whether the aspect shares a word with the theme's label or its papers' titles (``papers``:
+    title, abstract), not only with their abstracts: what the draft can be said to build on."""
+    return bool(_stems(text) & _stems(" ".join([*label_terms(theme), *(title for title, _ in papers)])))
+
+
 def _circular(text: str, theme: ThemeOutline) -> bool:
     """Whether the aspect mostly restates the theme's label ("These works on related-work sections
     inform one part of our design: a writer drafts a related-work section")."""
@@ -287,7 +293,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
             options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
-            if score <= 0:  # "builds on this line of work" where the action shares no word with it: unfounded
+            if not _titled(found.text, theme, papers):  # "builds on" needs more than a word of an abstract
                 options = tuple(t for t in options if t != CLOSING_ACTION[1])
         template = pick(options)
     else:

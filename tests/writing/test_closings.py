@@ -575,9 +575,11 @@ def test_in_general_is_said_only_of_an_action_that_names_the_themes_head() -> No
         "term weights." in said, said
 
 
-def test_an_action_sharing_no_word_with_the_theme_is_not_said_to_build_on_it() -> None:
+def test_an_action_sharing_no_word_with_the_label_or_titles_is_not_said_to_build_on_the_theme() -> None:
     aspect = DraftAspect("action", "our work", "describes the OntoNotes annotation")
-    naming = [("OntoNotes annotation of entities", "We describe the OntoNotes annotation of named entities.")]
-    for score, kinds in ((0.0, {"Against this background"}), (4.0, {"Against this background", "Our work builds"})):
-        said = {closing(THEME, (aspect, score), Style(random.Random(seed)), papers=naming) for seed in range(30)}
+    in_abstract = [("Joint parsing and named entity recognition", "We train a joint model on the OntoNotes annotation.")]
+    in_title = [("OntoNotes annotation of entities", "We describe the OntoNotes annotation of named entities.")]
+    for papers, kinds in ((in_abstract, {"Against this background"}),
+                          (in_title, {"Against this background", "Our work builds"})):
+        said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=papers) for seed in range(30)}
         assert {" ".join(text.split()[:3]) for text in said} == kinds, said
