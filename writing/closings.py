@@ -293,8 +293,8 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
             options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
-            if not _titled(found.text, theme, papers):  # "builds on" needs more than a word of an abstract
-                options = tuple(t for t in options if t != CLOSING_ACTION[1])
+        if not _titled(found.text, theme, papers):  # "builds on" needs more than a word of an abstract
+            options = tuple(t for t in options if t != CLOSING_ACTION[1])
         template = pick(options)
     else:
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
