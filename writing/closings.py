@@ -19,6 +19,7 @@ from typing import TypeVar
 
 from relatex.writing.agreement import MODALS, adverb, plural_action, singular_action
 from relatex.writing.aspect_compressions import compressions
+from relatex.writing.contributions import AUXILIARIES
 from relatex.writing.copy_guard import CopyGuard
 from relatex.writing.draft_aspects import DraftAspect
 from relatex.writing.offline_templates import CLOSING_ACTION, CLOSING_CLAUSE, CLOSING_FINDING, CLOSING_GENERIC
@@ -141,6 +142,18 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
 
 
+def _said_as(template: str, text: str, term: str, theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> str:
+    """The action template for the words a closing says (``text``, maybe compressed): where they
+    lost what made the action a case of the theme, "Unlike" for "Where these works treat X in
+    general" (the contrast holds either way); where they lost what the theme's label or titles
+    share, "Against this background" for "builds on this line of work"."""
+    if template == _IN_GENERAL and not _case_of(text, term):
+        return CLOSING_ACTION[0]
+    if template == _BUILDS_ON and not _titled(text, theme, papers):
+        return _AGAINST
+    return template
+
+
 def _titled(text: str, theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> bool:
     """Whether the aspect shares a word with the theme's label or its papers' titles (``papers``:
     title, abstract), not only with their abstracts: what the draft can be said to build on."""
@@ -191,6 +204,7 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
 # theme's papers do not do what the draft does
 _CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[2], CLOSING_ACTION[3])
 _IN_GENERAL = CLOSING_ACTION[2]
+_BUILDS_ON, _AGAINST = CLOSING_ACTION[1], CLOSING_ACTION[4]
 _CONTRAST_SLACK = 6  # words between those of a term a paper may write and still name it, for a contrast
 
 
@@ -218,7 +232,9 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
     while words and (words[0].lower() in MODALS or adverb(words[0])):
         words = words[1:]
     words = words[1:]  # the verb
-    cut = next((i for i, w in enumerate(words) if w.lower() in MODIFIER_STARTS - {"and"}), len(words))
+    cut = next((i for i, w in enumerate(words) if w.lower() in MODIFIER_STARTS - {"and"}
+                or (w.lower() == "and" and words[i + 1:i + 2] and words[i + 1].lower() in AUXILIARIES)),
+               len(words))  # "is deterministic [and is driven by ...]": a second verb phrase
     if not cut:
         return False
     turns_on = [words[cut - 1]]
@@ -294,15 +310,14 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
         if not _titled(found.text, theme, papers):  # "builds on" needs more than a word of an abstract
-            options = tuple(t for t in options if t != CLOSING_ACTION[1])
+            options = tuple(t for t in options if t != _BUILDS_ON)
         template = pick(options)
     else:
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
         template = pick(family if score > 0 else (family[1],))
     for subject, text, key in voices(found):
-        if template == _IN_GENERAL and not _case_of(text, term):
-            continue  # the words that made it a case of the theme were compressed away
-        said = template.replace("{Subject} builds", "We build") if subject == "we" else template
+        said = _said_as(template, text, term, theme, papers)
+        said = said.replace("{Subject} builds", "We build") if subject == "we" else said
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = _verbs(text, found.kind)  # an action is a verb phrase
         if (guard is None or guard.ok(sentence)) and _whole(subject, text, found.kind) \

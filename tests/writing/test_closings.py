@@ -589,3 +589,18 @@ def test_an_action_sharing_no_word_with_the_label_or_titles_is_not_said_to_build
     learning = [("A machine learning approach to coreference", "We learn a classifier of noun phrase pairs.")]
     said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=learning) for seed in range(30)}
     assert said and not any("builds on" in text for text in said), said
+
+
+def test_a_compressed_action_keeps_only_the_relation_its_own_words_support() -> None:
+    text = "is deterministic and is driven entirely by syntactic and semantic compatibility"
+    aspect = DraftAspect("action", "our system", text)
+    guard = CopyGuard([f"In contrast to much current work, our system {text}."], limit=8)
+    # "semantic" ties the whole action to a title, but the closing can only say "is deterministic"
+    papers = [("Semantic role labeling for coreference resolution", "Our deterministic system resolves mentions.")]
+    said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), guard=guard, papers=papers)
+            for seed in range(30)}
+    assert said == {"Against this background of work on dense retrieval, our system is deterministic."}, said
+    from relatex.writing.closings import contrast_holds
+
+    # the contrast turns on what the draft is said to be, not on a word of its second verb phrase
+    assert not contrast_holds(text, papers) and contrast_holds(text, [("Coreference", "We learn entirely.")])
