@@ -19,6 +19,7 @@ from relatex.analysis.bib.bibtex_model import BibEntry, BibFile
 from relatex.analysis.cancellation import Cancel
 from relatex.analysis.findings import Finding
 from relatex.analysis.latex import latex_project
+from relatex.analysis.latex.latex_includes import safe_exists
 from relatex.analysis.latex.latex_root import find_root
 from relatex.analysis.latex.project_model import BibResource, LatexProject
 from relatex.analysis.verification import project_checks
@@ -69,7 +70,7 @@ def prime_bib_cache(project: LatexProject, overlays: Mapping[Path, str], setting
     """Load the project's .bib files through the on-disk parse cache, so a restart is fast."""
     cache_dir = settings.bib_cache_dir()
     for path in project.bib_paths():
-        if path in overlays or not path.exists():
+        if path in overlays or not safe_exists(path):
             continue
         try:
             bibtex.load_bib_file(path, cache_dir=cache_dir)
@@ -112,7 +113,7 @@ def preview_root(root: Path, overlays: Mapping[Path, str],
         project: LatexProject = latex_project.load_project(root, overlays, settings.max_document_bytes)
     except (FileNotFoundError, OSError):
         return None
-    paths = [path for path in project.bib_paths() if path.exists()]
+    paths = [path for path in project.bib_paths() if safe_exists(path)]
     if not paths or any(path in overlays for path in paths):
         return None
     sizes = {path: path.stat().st_size for path in paths}

@@ -12,6 +12,7 @@ import logging
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
+from relatex.analysis.latex.latex_includes import safe_exists
 from relatex.config.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ def bibliographies_of_roots(tex_files: Iterable[Path], overlays: Mapping[Path, s
         except (OSError, ValueError) as exc:
             log.debug("cannot read %s: %s", tex, exc)
             continue
-        found.extend(path for path in project.bib_paths() if path.exists())
+        found.extend(path for path in project.bib_paths() if safe_exists(path))  # a name too long is none
     return found
 
 
@@ -72,8 +73,8 @@ def build_sources(folder: Path, settings: Settings,
                   overlays: Mapping[Path, str] | None = None) -> list[Path]:
     """The project's .bib files plus the configured ``knowledgeBase.sources`` that exist."""
     configured = [Path(source).expanduser() for source in settings.knowledge_base.sources]
-    missing = [str(path) for path in configured if not path.exists()]
+    missing = [str(path) for path in configured if not safe_exists(path)]
     if missing:
         log.warning("knowledgeBase.sources not found: %s", ", ".join(missing))
-    paths = project_bibliographies(folder, overlays) + [path.resolve() for path in configured if path.exists()]
+    paths = project_bibliographies(folder, overlays) + [path.resolve() for path in configured if safe_exists(path)]
     return list(dict.fromkeys(paths))

@@ -25,6 +25,7 @@ from relatex.analysis.latex.cite_commands import (
     CITE_NAME_PATTERN as CITE_NAME_PATTERN,  # for server/features/cite_scan.py
 )
 from relatex.analysis.latex.cite_macros import CiteMacro, current_cite_macros, read_macro_key_groups
+from relatex.analysis.latex.latex_includes import safe_exists
 from relatex.analysis.latex.latex_scan import Group, iter_comma_items, mask_text
 from relatex.analysis.latex.project_model import CitationKey, CitationSite
 from relatex.analysis.text_files import read_text
@@ -137,7 +138,7 @@ def _local_package_texts(masked_texts: list[str], root_dir: Path) -> list[str]:
         names += [(m.group("name").strip(), ".cls") for m in _CLASS_RE.finditer(masked)]
         for name, suffix in names:
             path = root_dir / f"{name}{suffix}"
-            if not name or path in seen or "/" in name or not path.is_file():
+            if not name or path in seen or "/" in name or not (safe_exists(path) and path.is_file()):
                 continue
             seen.add(path)
             try:

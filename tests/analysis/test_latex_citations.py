@@ -133,3 +133,9 @@ def test_url_percent_and_macro_definitions(tmp_path: Path) -> None:
     texts = [c.text for c in project.claims]
     assert texts[0] == "See http://example.org/a%20b and here."
     assert texts[1] == "Text."
+
+
+def test_a_package_name_too_long_for_a_file_is_no_local_package(tmp_path: Path) -> None:
+    # a name longer than the system allows for a file, typed by accident or half-edited, is not looked up as one
+    masked = mask_text(f"\\usepackage{{{'x' * 300}}}\\usepackage{{natbib}}\n")
+    assert detect_citation_package([masked], tmp_path) == "natbib"

@@ -57,3 +57,14 @@ def test_a_cancelled_run_keeps_nothing_half_done(project: Path, tmp_path: Path) 
     result = index_sources(plan_index(IndexRequest(project_folder=project), engines.settings), engines, cancel)
     assert not result.completed and result.summaries == ()
     engines.close()
+
+
+def test_a_name_too_long_for_a_file_is_a_missing_file_not_a_crash(tmp_path: Path) -> None:
+    from relatex.workflows.kb_sources import project_bibliographies
+
+    folder, name = tmp_path / "draft", "x" * 300  # longer than a file name may be
+    folder.mkdir()
+    (folder / "main.tex").write_text(f"\\documentclass{{article}}\n\\usepackage{{{name}}}\n\\begin{{document}}\n"
+                                     f"\\bibliography{{{name}}}\n\\end{{document}}\n", encoding="utf-8")
+    (folder / "refs.bib").write_text("@article{a, title={A}}\n", encoding="utf-8")
+    assert [p.name for p in project_bibliographies(folder)] == ["refs.bib"]
