@@ -154,7 +154,7 @@ CLOSING_ACTION = (  # {subject}: "our system"; {action}: what it does, from the 
 )
 CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
     "These works on {term} inform one part of our design: {clause}.",
-    "Our work draws on {term} in one specific respect: {clause}.",
+    "Our work relates to {term} in one specific respect: {clause}.",  # relates, not "draws on"
     "The connection to our work lies in the step where {clause}.",
     "This line of work bears directly on one step of our approach: {clause}.",
 )

@@ -604,3 +604,17 @@ def test_a_compressed_action_keeps_only_the_relation_its_own_words_support() -> 
 
     # the contrast turns on what the draft is said to be, not on a word of its second verb phrase
     assert not contrast_holds(text, papers) and contrast_holds(text, [("Coreference", "We learn entirely.")])
+
+
+def test_no_closing_template_says_the_draft_draws_on_a_theme() -> None:
+    from relatex.writing.draft_focus import CLOSING_FOCUS, CLOSING_SHARED
+    from relatex.writing.offline_templates import (
+        CLOSING_ACTION,
+        CLOSING_CLAUSE,
+        CLOSING_FINDING,
+        CLOSING_GENERIC,
+    )
+
+    # which works a draft uses, no abstract says: a closing relates the theme, it does not claim a use
+    templates = (*CLOSING_ACTION, *CLOSING_CLAUSE, *CLOSING_FINDING, *CLOSING_GENERIC, *CLOSING_FOCUS, *CLOSING_SHARED)
+    assert not [t for t in templates if "draws on" in t]
