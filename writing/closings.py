@@ -142,22 +142,22 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
 
 
-def _said_as(template: str, text: str, term: str, theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> str:
+def _said_as(template: str, text: str, term: str, titled: set[str]) -> str:
     """The action template for the words a closing says (``text``, maybe compressed): where they
     lost what made the action a case of the theme, "Unlike" for "Where these works treat X in
-    general" (the contrast holds either way); where they lost what the theme's label or titles
-    share, "Against this background" for "builds on this line of work"."""
+    general" (the contrast holds either way); where they lost every stem of the theme's label and
+    titles (``titled``), "Against this background" for "builds on this line of work"."""
     if template == _IN_GENERAL and not _case_of(text, term):
-        return CLOSING_ACTION[0]
-    if template == _BUILDS_ON and not _titled(text, theme, papers):
+        return _UNLIKE
+    if template == _BUILDS_ON and not _stems(text) & titled:
         return _AGAINST
     return template
 
 
-def _titled(text: str, theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> bool:
-    """Whether the aspect shares a word with the theme's label or its papers' titles (``papers``:
-    title, abstract), not only with their abstracts: what the draft can be said to build on."""
-    return bool(_stems(text) & _stems(" ".join([*label_terms(theme), *(title for title, _ in papers)])))
+def _titled_stems(theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> set[str]:
+    """The stems of the theme's label and of its papers' titles (``papers``: title, abstract): what an
+    action must share, not only with their abstracts, for the draft to be said to build on them."""
+    return _stems(" ".join([*label_terms(theme), *(title for title, _ in papers)]))
 
 
 def _circular(text: str, theme: ThemeOutline) -> bool:
@@ -200,11 +200,10 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
     return ""
 
 
+_UNLIKE, _BUILDS_ON, _IN_GENERAL, _IN_CONTRAST, _AGAINST = CLOSING_ACTION
 # "Unlike these works ...", "Where these works treat X in general, ...", "In contrast to ...": each says the
 # theme's papers do not do what the draft does
-_CONTRASTS = (CLOSING_ACTION[0], CLOSING_ACTION[2], CLOSING_ACTION[3])
-_IN_GENERAL = CLOSING_ACTION[2]
-_BUILDS_ON, _AGAINST = CLOSING_ACTION[1], CLOSING_ACTION[4]
+_CONTRASTS = (_UNLIKE, _IN_GENERAL, _IN_CONTRAST)
 _CONTRAST_SLACK = 6  # words between those of a term a paper may write and still name it, for a contrast
 
 
@@ -303,20 +302,21 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     if found.kind != "action" and score < 1 and (titled := generic()):
         return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
+    tied = _titled_stems(theme, papers) if found.kind == "action" else set()
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else _CONTRASTS
         if not _case_of(found.text, term):
             options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
-        if not _titled(found.text, theme, papers):  # "builds on" needs more than a word of an abstract
+        if not _stems(found.text) & tied:  # "builds on" needs more than a word of an abstract
             options = tuple(t for t in options if t != _BUILDS_ON)
         template = pick(options)
     else:
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
         template = pick(family if score > 0 else (family[1],))
     for subject, text, key in voices(found):
-        said = _said_as(template, text, term, theme, papers)
+        said = _said_as(template, text, term, tied)
         said = said.replace("{Subject} builds", "We build") if subject == "we" else said
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = _verbs(text, found.kind)  # an action is a verb phrase
