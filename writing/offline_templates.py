@@ -75,20 +75,23 @@ RECENT = (
     "Recent work by \\citet{{{key}}} {verb3} {phrase}.",
     "In recent work, \\citet{{{key}}} {verb} {phrase}.",
 )
-BUILDS_ON = (
-    "Building on \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
-    "Citing \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",  # the record says it cites it, no more
+CITING = (  # the paper cites an earlier one of its paragraph: the record says that, no more ("builds on" it
+    # need not, and may argue against it)
+    "Citing \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+    "In work that cites \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
 )
-SIMILAR = (
-    "Closely related to \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
-    "Along the same lines as \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+CITED_BY = (  # an earlier paper of the paragraph cites this one
+    "Cited by \\citet{{{prev}}}, \\citet{{{key}}} {verb} {phrase}.",
+    "\\citet{{{key}}}, cited by \\citet{{{prev}}}, {verb} {phrase}.",
+)
+SIMILAR = (  # after the sentence on a paper the graph relates to this one by its text alone: no paper is
+    # named, as nothing in either record says how the two relate ("Closely related to \\citet{a}" would)
     "Along similar lines, \\citet{{{key}}} {verb} {phrase}.",
     "In a closely related direction, \\citet{{{key}}} {verb} {phrase}.",
     "Similarly, \\citet{{{key}}} {verb} {phrase}.",
     "A related approach is taken by \\citet{{{key}}}, who {verb} {phrase}.",
     "\\citet{{{key}}} likewise {verb} {phrase}.",
 )
-SIMILAR_NAMED = tuple(t for t in SIMILAR if "{prev}" in t)  # after a sentence on another paper
 RESULTS = (
     " Their results indicate that {result}.",
     " They report that {result}.",

@@ -2,7 +2,7 @@
 
 One paragraph per theme: a topic sentence from the theme's label terms; each paper introduced by
 what it contributes (phrases extracted from its abstract by :mod:`relatex.writing.contributions`),
-ordered from foundation to frontier and chained through the citation graph ("Building on
+ordered from foundation to frontier and chained through the citation graph ("Citing
 \\citet{a}, \\citet{b} ..."); papers sharing a task cited together; a closing sentence relating
 the theme to the draft through the one thing the draft's abstract says it does that is closest
 to the theme (each theme a different one where possible, each closing a different template).
@@ -38,7 +38,8 @@ from relatex.writing.draft_aspects import DraftAspect, draft_aspects
 from relatex.writing.draft_focus import draft_focus_phrases, focus_closing, focus_relation, shared_concern
 from relatex.writing.latex_validator import escape_prose
 from relatex.writing.offline_templates import (
-    BUILDS_ON,
+    CITED_BY,
+    CITING,
     EARLY,
     GERUND_PHRASE,
     GROUP,
@@ -51,7 +52,6 @@ from relatex.writing.offline_templates import (
     RECENT,
     RESULTS,
     SIMILAR,
-    SIMILAR_NAMED,
     TITLE_TOPIC,
     TITLE_WORK,
     TOPIC_FIRST,
@@ -156,6 +156,7 @@ def _paper_sentence(
             return next((text for text in written if well_formed(text)), written[0])
         return ""  # nothing sayable beyond the title: the paper goes into the theme's citation list
     cited = [p for p in reversed(previous) if plan.cites(brief.key, p.key)]
+    citing = [p for p in reversed(previous) if plan.cites(p.key, brief.key)]
     similar = [p for p in reversed(previous) if plan.related(brief.key, p.key)]
     subject, work = title_as_subject(brief, contribution)
     if subject.lower() in said:
@@ -163,7 +164,7 @@ def _paper_sentence(
     if bridge:  # the plain template, which starts with the citation
         text = opening + _sentence(PLAIN[0], brief, contribution, style)
     elif cited:
-        text = _sentence(style.pick(BUILDS_ON), brief, contribution, style, prev=cited[0].key)
+        text = _sentence(style.pick(CITING), brief, contribution, style, prev=cited[0].key)
     elif subject and not work:  # the title names what the phrase leaves out ("a new measure" of what)
         text = _sentence(title_paired(style.recent, subject), brief, contribution, style, topic=subject,
                          Topic=capitalise(subject), **title_verbs(brief.single_author),
@@ -172,10 +173,11 @@ def _paper_sentence(
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
         text = _sentence(style.pick(RECENT), brief, contribution, style)
-    elif similar and style.rng.random() < 0.4:
-        # "Similarly, ..." speaks of the sentence before: a paper further back is named
-        pool = SIMILAR if similar[0].key == previous[-1].key else SIMILAR_NAMED
-        text = _sentence(style.pick(pool), brief, contribution, style, prev=similar[0].key)
+    elif similar and style.rng.random() < 0.4 and (citing or similar[0].key == previous[-1].key):
+        # an earlier paper citing this one is named ("Cited by \\citet{a}, ..."); a relation of text
+        # alone names none, and "Similarly, ..." speaks only of the sentence before
+        pool, prev = (CITED_BY, citing[0].key) if citing else (SIMILAR, similar[0].key)
+        text = _sentence(style.pick(pool), brief, contribution, style, prev=prev)
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:
         pool = NOUN_NAMED if alone and not previous else NOUN
         text = _sentence(style.pick(pool), brief, contribution, style)

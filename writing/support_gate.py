@@ -115,12 +115,13 @@ def _passes(sentence: str, judge: SupportJudge, evidence: Callable[[str], tuple[
 
 
 def without_lead_in(sentence: str, keys: Sequence[str]) -> str:
-    """The sentence without the phrases that relate it to ``keys`` ("Building on \\citet{k}, ...",
-    "Citing \\citet{k}, ..."): whole modifiers, dropped when those papers do not support it."""
+    """The sentence without the phrases that relate it to ``keys`` ("Citing \\citet{k}, ...",
+    "\\citet{b}, cited by \\citet{k}, ..."): whole modifiers, dropped when those papers do not support it."""
     for key in keys:
         cite = rf"\\citet\{{{re.escape(key)}\}}"
-        opening = "Building on|Citing|Closely related to|Along the same lines as"
+        opening = "Building on|Citing|In work that cites|Cited by|Closely related to|Along the same lines as"
         sentence = re.sub(rf"^\s*(?:{opening}) {cite},\s*", "", sentence)
+        sentence = re.sub(rf"^(\s*\\citet\{{[^}}]+\}}), cited by {cite},", r"\1", sentence)
     return sentence
 
 

@@ -216,7 +216,17 @@ def test_similarly_speaks_only_of_the_sentence_before() -> None:
     theme, plan = _said_whole(dict.fromkeys(SAID_WHOLE, 2010), development, {("r3", "r1"): ("semantic",)})
     unnamed = re.compile(r"(Similarly|Along similar lines|In a closely related direction), \\citet\{r3\}|"
                          r"A related approach is taken by \\citet\{r3\}|\\citet\{r3\} likewise")
-    named = re.compile(r"(Closely related to|Along the same lines as) \\citet\{r1\}, \\citet\{r3\}")
+    named = re.compile(r"\\citet\{r1\}, \\citet\{r3\}|\\citet\{r3\}, cited by \\citet\{r1\}")
     said = _paragraphs(theme, plan, 40)
     assert not any(unnamed.search(p) for p in said), [p for p in said if unnamed.search(p)]
-    assert any(named.search(p) for p in said), said
+    # a relation of text alone names no paper: nothing in either record says how the two relate
+    assert not any(named.search(p) for p in said), [p for p in said if named.search(p)]
+
+
+def test_a_paper_is_named_beside_another_only_where_the_records_link_them() -> None:
+    development = dict.fromkeys(SAID_WHOLE, "development")
+    theme, plan = _said_whole(dict.fromkeys(SAID_WHOLE, 2010), development, {("r1", "r3"): ("cites",)})
+    said = _paragraphs(theme, plan, 40)  # r1 cites r3, and r2's sentence comes between them
+    cited_by = re.compile(r"Cited by \\citet\{r1\}, \\citet\{r3\}|\\citet\{r3\}, cited by \\citet\{r1\},")
+    assert any(cited_by.search(p) for p in said), said
+    assert not any(re.search(r"Closely related to|Along the same lines as|Building on", p) for p in said)

@@ -74,6 +74,9 @@ def test_a_lead_in_naming_an_unsupporting_paper_is_dropped_first() -> None:
     sentence = "Building on \\citet{a}, \\citet{b} propose a parser."
     assert without_lead_in(sentence, ["a"]) == "\\citet{b} propose a parser."
     assert without_lead_in("Citing \\citet{a}, \\citet{b} propose X.", ["a"]) == "\\citet{b} propose X."
+    assert without_lead_in("Cited by \\citet{a}, \\citet{b} propose X.", ["a"]) == "\\citet{b} propose X."
+    assert without_lead_in("\\citet{b}, cited by \\citet{a}, propose X.", ["a"]) == "\\citet{b} propose X."
+    assert without_lead_in("\\citet{b}, cited by \\citet{a}, propose X.", ["b"]) == "\\citet{b}, cited by \\citet{a}, propose X."
 
 
 def test_offline_output_gets_no_warning_from_the_judge(tmp_path: Path, records: list[PaperRecord]) -> None:
