@@ -146,17 +146,17 @@ def _said_as(template: str, text: str, term: str, titled: set[str]) -> str:
     """The action template for the words a closing says (``text``, maybe compressed): where they
     lost what made the action a case of the theme, "Unlike" for "Where these works treat X in
     general" (the contrast holds either way); where they lost every stem of the theme's label and
-    titles (``titled``), "Against this background" for "builds on this line of work"."""
+    titles (``titled``), "Against this background" for "Within this line of work"."""
     if template == _IN_GENERAL and not _case_of(text, term):
         return _UNLIKE
-    if template == _BUILDS_ON and not _stems(text) & titled:
+    if template == _WITHIN and not _stems(text) & titled:
         return _AGAINST
     return template
 
 
 def _titled_stems(theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> set[str]:
     """The stems of the theme's label and of its papers' titles (``papers``: title, abstract): what an
-    action must share, not only with their abstracts, for the draft to be said to build on them."""
+    action must share, not only with their abstracts, for the draft to be said to be within their line of work."""
     return _stems(" ".join([*label_terms(theme), *(title for title, _ in papers)]))
 
 
@@ -200,7 +200,7 @@ def closing_that_fits(make: Callable[[], str], used: set[str], fits: Callable[[s
     return ""
 
 
-_UNLIKE, _BUILDS_ON, _IN_GENERAL, _IN_CONTRAST, _AGAINST = CLOSING_ACTION
+_UNLIKE, _WITHIN, _IN_GENERAL, _IN_CONTRAST, _AGAINST = CLOSING_ACTION
 # "Unlike these works ...", "Where these works treat X in general, ...", "In contrast to ...": each says the
 # theme's papers do not do what the draft does
 _CONTRASTS = (_UNLIKE, _IN_GENERAL, _IN_CONTRAST)
@@ -309,15 +309,14 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
             options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
-        if not _stems(found.text) & tied:  # "builds on" needs more than a word of an abstract
-            options = tuple(t for t in options if t != _BUILDS_ON)
+        if not _stems(found.text) & tied:  # "within this line of work" needs more than a word of an abstract
+            options = tuple(t for t in options if t != _WITHIN)
         template = pick(options)
     else:
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
         template = pick(family if score > 0 else (family[1],))
     for subject, text, key in voices(found):
         said = _said_as(template, text, term, tied)
-        said = said.replace("{Subject} builds", "We build") if subject == "we" else said
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = _verbs(text, found.kind)  # an action is a verb phrase
         if (guard is None or guard.ok(sentence)) and _whole(subject, text, found.kind) \

@@ -150,13 +150,13 @@ GROUP = (
 )
 CLOSING_ACTION = (  # {subject}: "our system"; {action}: what it does, from the draft's abstract
     "Unlike these works on {term}, {subject} {action}.",
-    "{Subject} builds on this line of work on {term}, but {action}.",
+    "Within this line of work on {term}, {subject} {action}.",  # where; no draft says which works it builds on
     "Where these works treat {term} in general, {subject} {action}.",
     "In contrast to these approaches to {term}, {subject} {action}.",
     "Against this background of work on {term}, {subject} {action}.",
 )
 CLOSING_CLAUSE = (  # {clause}: a whole clause of the draft's abstract
-    "These works on {term} inform one part of our design: {clause}.",
+    "These works on {term} bear on one part of our design: {clause}.",  # bear on, not "inform": no draft says so
     "Our work relates to {term} in one specific respect: {clause}.",  # relates, not "draws on"
     "The connection to our work lies in the step where {clause}.",
     "This line of work bears directly on one step of our approach: {clause}.",
