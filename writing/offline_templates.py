@@ -85,12 +85,11 @@ CITED_BY = (  # an earlier paper of the paragraph cites this one
     "\\citet{{{key}}}, cited by \\citet{{{prev}}}, {verb} {phrase}.",
 )
 SIMILAR = (  # after the sentence on a paper the graph relates to this one by its text alone: no paper is
-    # named, as nothing in either record says how the two relate ("Closely related to \\citet{a}" would)
+    # named, as nothing in either record says how the two relate ("Closely related to \\citet{a}" would), and
+    # nothing is said of what the other did ("\\citet{b} likewise propose X", "A related approach is taken by")
     "Along similar lines, \\citet{{{key}}} {verb} {phrase}.",
-    "In a closely related direction, \\citet{{{key}}} {verb} {phrase}.",
+    "In a related direction, \\citet{{{key}}} {verb} {phrase}.",
     "Similarly, \\citet{{{key}}} {verb} {phrase}.",
-    "A related approach is taken by \\citet{{{key}}}, who {verb} {phrase}.",
-    "\\citet{{{key}}} likewise {verb} {phrase}.",
 )
 RESULTS = (
     " Their results indicate that {result}.",

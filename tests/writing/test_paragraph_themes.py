@@ -230,3 +230,16 @@ def test_a_paper_is_named_beside_another_only_where_the_records_link_them() -> N
     cited_by = re.compile(r"Cited by \\citet\{r1\}, \\citet\{r3\}|\\citet\{r3\}, cited by \\citet\{r1\},")
     assert any(cited_by.search(p) for p in said), said
     assert not any(re.search(r"Closely related to|Along the same lines as|Building on", p) for p in said)
+
+
+def test_a_relation_of_text_alone_says_nothing_of_what_the_other_paper_did() -> None:
+    from relatex.writing.offline_templates import SIMILAR
+
+    # "\citet{b} likewise propose a citation recommender" after a sentence on the probabilistic relevance
+    # framework said the framework's authors proposed one too
+    assert not [t for t in SIMILAR if re.search(r"likewise|approach|\{prev\}", t)]
+    development = dict.fromkeys(SAID_WHOLE, "development")
+    theme, plan = _said_whole(dict.fromkeys(SAID_WHOLE, 2010), development, {("r2", "r1"): ("semantic",)})
+    said = _paragraphs(theme, plan, 40)  # r2's sentence follows r1's
+    assert any(re.search(r"(Along similar lines|In a related direction|Similarly), \\citet\{r2\}", p) for p in said)
+    assert not any(re.search(r"likewise|A related approach", p) for p in said), said
