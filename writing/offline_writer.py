@@ -176,8 +176,8 @@ def _paper_sentence(
     elif similar and style.rng.random() < 0.4 and (citing or similar[0].key == previous[-1].key):
         # an earlier paper citing this one is named ("Cited by \\citet{a}, ..."); a relation of text
         # alone names none, and "Similarly, ..." speaks only of the sentence before
-        pool, prev = (CITED_BY, citing[0].key) if citing else (SIMILAR, similar[0].key)
-        text = _sentence(style.pick(pool), brief, contribution, style, prev=prev)
+        linked: tuple[str, ...] = CITED_BY if citing else SIMILAR
+        text = _sentence(style.pick(linked), brief, contribution, style, prev=(citing or similar)[0].key)
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:
         pool = NOUN_NAMED if alone and not previous else NOUN
         text = _sentence(style.pick(pool), brief, contribution, style)
