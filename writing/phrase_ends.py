@@ -100,6 +100,7 @@ def lost_of_phrase(last: str, before: str) -> bool:
 
 
 _NEEDS_COMPLEMENT = frozenset({"relevant", "similar", "dissimilar", "related", "equivalent", "comparable",
-                               "identical", "prone", "akin", "applicable"})
+                               "identical", "prone", "akin", "applicable", "suitable", "appropriate", "amenable",
+                               "susceptible", "conducive"})  # "bilingual word classes suitable [for translation]"
 _LINKS_BEFORE_ADJECTIVE = frozenset({"is", "are", "be", "been", "was", "were", "being", "very", "highly",
                                      "most", "more", "less", "least", "not", "equally", "closely"})

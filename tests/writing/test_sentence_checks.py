@@ -468,6 +468,8 @@ def test_an_adjective_after_its_noun_needs_its_complement_and_the_query_is_no_de
     assert not phrase_complete("maximal marginal relevance, a criterion rewarding documents relevant")
     assert phrase_complete("a criterion rewarding documents relevant to the query")
     assert phrase_complete("documents that are relevant")
+    assert not phrase_complete("a method for determining bilingual word classes suitable")
+    assert phrase_complete("a method for determining bilingual word classes suitable for translation")
     # "relevant to the query" names no referent the abstract introduced: the phrase is not thin
     assert not thin_beside_title("a criterion rewarding documents relevant to the query",
                                  "The Use of MMR, Diversity-Based Reranking for Reordering Documents")
