@@ -17,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
+from relatex.analysis.claims.topic_claims import singular
 from relatex.writing.agreement import MODALS, adverb, plural_action, singular_action
 from relatex.writing.aspect_compressions import compressions
 from relatex.writing.contributions import AUXILIARIES
@@ -142,22 +143,29 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
 
 
-def _said_as(template: str, text: str, term: str, titled: set[str]) -> str:
+def _said_as(template: str, text: str, term: str, named: set[str]) -> str:
     """The action template for the words a closing says (``text``, maybe compressed): where they
     lost what made the action a case of the theme, "Unlike" for "Where these works treat X in
-    general" (the contrast holds either way); where they lost every stem of the theme's label and
-    titles (``titled``), "Against this background" for "Within this line of work"."""
+    general" (the contrast holds either way); where they lost every stem of the words naming the theme
+    (``named``), "Against this background" for "Within this line of work"."""
     if template == _IN_GENERAL and not _case_of(text, term):
         return _UNLIKE
-    if template == _WITHIN and not _stems(text) & titled:
+    if template == _WITHIN and not _tie_stems(text) & named:
         return _AGAINST
     return template
 
 
-def _titled_stems(theme: ThemeOutline, papers: Sequence[tuple[str, str]]) -> set[str]:
-    """The stems of the theme's label and of its papers' titles (``papers``: title, abstract): what an
-    action must share, not only with their abstracts, for the draft to be said to be within their line of work."""
-    return _stems(" ".join([*label_terms(theme), *(title for title, _ in papers)]))
+def _named_stems(term: str) -> set[str]:
+    """The words naming the theme in a closing (``term``, by :func:`_tie_stems`), but for a head that only
+    says something was built ("translation [models]"): what an action must share for the draft to be said
+    to be within that line of work (a word of the papers' titles or abstracts says nothing of the line named)."""
+    return _tie_stems(term) - _tie_stems(" ".join(_BUILT_HEADS))
+
+
+def _tie_stems(text: str) -> set[str]:
+    """The words of a text in the singular, cut to seven letters: "dependencies" is "dependency", but
+    "transferring" is not "transducers" (five letters would join them)."""
+    return {singular(w)[:7] for w in re.findall(r"[a-z][a-z\-]{3,}", text.lower()) if w not in _STEM_STOP}
 
 
 def _circular(text: str, theme: ThemeOutline) -> bool:
@@ -302,14 +310,14 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     if found.kind != "action" and score < 1 and (titled := generic()):
         return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
-    tied = _titled_stems(theme, papers) if found.kind == "action" else set()
+    tied = _named_stems(term) if found.kind == "action" else set()
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else _CONTRASTS
         if not _case_of(found.text, term):
             options = tuple(t for t in options if t != _IN_GENERAL)
         if papers and not contrast_holds(found.text, papers, draft):
             options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
-        if not _stems(found.text) & tied:  # "within this line of work" needs more than a word of an abstract
+        if not _tie_stems(found.text) & tied:  # "within this line of work on X" needs a word of X
             options = tuple(t for t in options if t != _WITHIN)
         template = pick(options)
     else:
