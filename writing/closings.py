@@ -143,11 +143,14 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
 
 
-def _said_as(template: str, text: str, term: str, named: set[str]) -> str:
-    """The action template for the words a closing says (``text``, maybe compressed): where they
-    lost what made the action a case of the theme, "Unlike" for "Where these works treat X in
-    general" (the contrast holds either way); where they lost every stem of the words naming the theme
-    (``named``), "Against this background" for "Within this line of work"."""
+def _said_as(template: str, text: str, term: str, named: set[str], holds: Callable[[str], bool]) -> str:
+    """The action template for the words a closing says (``text``, maybe compressed): where the contrast
+    does not hold on them (``holds``), "Against this background"; where they lost what made the action a
+    case of the theme, "Unlike" for "Where these works treat X in general" (the contrast holds either
+    way); where they lost every stem of the words naming the theme (``named``), "Against this
+    background" for "Within this line of work"."""
+    if template in _CONTRASTS and not holds(text):
+        return _AGAINST
     if template == _IN_GENERAL and not _case_of(text, term):
         return _UNLIKE
     if template == _WITHIN and not _tie_stems(text) & named:
@@ -235,13 +238,16 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
     ("is [deterministic]"). Where that head only says something was built ("a new approach"), no
     paper may name the head of what it is for either ("for pre-retrieval [QR]"); an acronym counts
     with its expansion in the ``draft``'s abstract ("query rewriting (QR)")."""
-    words = [w.strip(",;:") for w in action.split()]
-    while words and (words[0].lower() in MODALS or adverb(words[0])):
-        words = words[1:]
-    words = words[1:]  # the verb
+    raw = action.split()
+    while raw and (raw[0].strip(",;:").lower() in MODALS or adverb(raw[0].strip(",;:"))):
+        raw = raw[1:]
+    raw = raw[1:]  # the verb
+    words = [w.strip(",;:") for w in raw]
     cut = next((i for i, w in enumerate(words) if w.lower() in MODIFIER_STARTS - {"and"}
                 or (w.lower() == "and" and words[i + 1:i + 2] and words[i + 1].lower() in AUXILIARIES)),
                len(words))  # "is deterministic [and is driven by ...]": a second verb phrase
+    # the object ends at a comma too: "consider ... likelihood [objectives], including the presentation of ..."
+    cut = min(cut, next((i + 1 for i, w in enumerate(raw) if w.endswith((",", ";"))), cut))
     if not cut:
         return False
     turns_on = [words[cut - 1]]
@@ -324,7 +330,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         family = CLOSING_FINDING if found.kind == "finding" else CLOSING_CLAUSE  # a finding is no step of a design
         template = pick(family if score > 0 else (family[1],))
     for subject, text, key in voices(found):
-        said = _said_as(template, text, term, tied)
+        said = _said_as(template, text, term, tied, lambda words: not papers or contrast_holds(words, papers, draft))
         sentence = said.format(term=term, subject=subject, Subject=capitalise(subject), action=text, clause=text)
         verbs = _verbs(text, found.kind)  # an action is a verb phrase
         if (guard is None or guard.ok(sentence)) and _whole(subject, text, found.kind) \

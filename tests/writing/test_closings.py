@@ -635,3 +635,19 @@ def test_no_closing_template_says_the_draft_draws_on_or_builds_on_a_theme() -> N
     # says: a closing relates the theme, it does not claim a use
     templates = (*CLOSING_ACTION, *CLOSING_CLAUSE, *CLOSING_FINDING, *CLOSING_GENERIC, *CLOSING_FOCUS, *CLOSING_SHARED)
     assert not [t for t in templates if re.search(r"draws on|builds? on|inform", t)], templates
+
+
+def test_a_contrast_turns_on_the_object_before_a_comma_and_on_the_words_said() -> None:
+    from relatex.writing.closings import contrast_holds
+
+    # "In contrast to these approaches to word alignment, our work considers ... objectives" beside "A New
+    # Objective Function for Word Alignment": the check had turned on "presentation", after the comma
+    action = ("considers maximum margin and conditional likelihood objectives, including the presentation of a "
+              "new normal form grammar")
+    objective = [("A New Objective Function for Word Alignment", ""),
+                 ("Semi-Supervised Training for Statistical Word Alignment", "We train on labelled data.")]
+    assert not contrast_holds(action, objective)
+    assert contrast_holds(action, objective[1:])
+    aspect = DraftAspect("action", "our work", action)
+    said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=objective) for seed in range(30)}
+    assert said and not any(t.startswith(("Unlike", "In contrast", "Where these")) for t in said), said
