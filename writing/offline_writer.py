@@ -173,9 +173,10 @@ def _paper_sentence(
         text = _sentence(style.pick(EARLY), brief, contribution, style)
     elif first_of_layer and brief.layer == "frontier":
         text = _sentence(style.pick(RECENT), brief, contribution, style)
-    elif similar and style.rng.random() < 0.4 and (citing or similar[0].key == previous[-1].key):
+    elif similar and style.rng.random() < 0.4 and (citing or similar[0].key == previous[-1].key
+                                                     and plan.alike(brief.key, similar[0].key)):
         # an earlier paper citing this one is named ("Cited by \\citet{a}, ..."); a relation of text
-        # alone names none, and "Similarly, ..." speaks only of the sentence before
+        # alone names none, and "Similarly, ..." speaks only of the sentence before, with a title word shared
         linked: tuple[str, ...] = CITED_BY if citing else SIMILAR
         text = _sentence(style.pick(linked), brief, contribution, style, prev=(citing or similar)[0].key)
     elif _is_noun_phrase(contribution) and style.rng.random() < 0.35:

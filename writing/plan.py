@@ -3,9 +3,11 @@ the graph relations between papers, independent of how the selection was compute
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from relatex.analysis.claims.claim_words import STOPWORDS, stem
 from relatex.analysis.sentences import split_sentences
 from relatex.retrieval.records import PaperRecord, surname
 
@@ -81,6 +83,25 @@ class WritingPlan:
 
     def related(self, a: str, b: str) -> tuple[str, ...]:
         return self.relations.get((a, b), ()) + self.relations.get((b, a), ())
+
+    def alike(self, a: str, b: str) -> bool:
+        """Whether "Similarly, ..." may say of two papers that they are alike: related in the graph, and
+        their titles share a word that names something ("dependency", not "model"): vectors alone put "The
+        Probabilistic Relevance Framework" beside "Content-Based Citation Recommendation"."""
+        first, second = self.papers.get(a), self.papers.get(b)
+        return bool(self.related(a, b) and first and second
+                    and title_words(first.record.title) & title_words(second.record.title))
+
+
+# title words that name no subject of their own: what was built, or how
+_GENERIC_TITLE_WORDS = frozenset(stem(w) for w in """model models system systems framework algorithm technique
+    learning toward towards improving improved efficient effective simple beyond""".split())
+
+
+def title_words(title: str) -> set[str]:
+    """A title's words that name something, by a cheap stem (stop words and generic words left out)."""
+    words = re.findall(r"[a-z][a-z0-9\-]{3,}", title.lower())
+    return {stem(w) for w in words if w not in STOPWORDS} - _GENERIC_TITLE_WORDS
 
 
 def reading_sentences(record: PaperRecord, read: tuple[str, ...], depth: int = 0) -> tuple[str, ...]:

@@ -243,3 +243,19 @@ def test_a_relation_of_text_alone_says_nothing_of_what_the_other_paper_did() -> 
     said = _paragraphs(theme, plan, 40)  # r2's sentence follows r1's
     assert any(re.search(r"(Along similar lines|In a related direction|Similarly), \\citet\{r2\}", p) for p in said)
     assert not any(re.search(r"likewise|A related approach", p) for p in said), said
+
+
+def test_similarly_needs_a_title_word_the_two_papers_share() -> None:
+    from relatex.writing.plan import title_words
+
+    # vectors put "The Probabilistic Relevance Framework" beside "Content-Based Citation Recommendation"
+    assert not title_words("The Probabilistic Relevance Framework: BM25 and Beyond") & \
+        title_words("Content-Based Citation Recommendation")
+    assert not title_words("Neural models for ranking") & title_words("Graph models of text")  # "models" names no subject
+    development = dict.fromkeys(SAID_WHOLE, "development")
+    theme, plan = _said_whole(dict.fromkeys(SAID_WHOLE, 2010), development, {("r2", "r1"): ("semantic",)})
+    unshared = {**plan.papers, "r2": replace(plan.papers["r2"], record=replace(plan.papers["r2"].record,
+                                                                                  title="Click logs of web documents"))}
+    said = _paragraphs(theme, replace(plan, papers=unshared), 40)
+    assert not any(re.search(r"(Along similar lines|In a related direction|Similarly), \\citet\{r2\}", p) for p in said)
+    assert plan.alike("r2", "r1") and not replace(plan, papers=unshared).alike("r2", "r1")
