@@ -246,15 +246,18 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
     cut = next((i for i, w in enumerate(words) if w.lower() in MODIFIER_STARTS - {"and"}
                 or (w.lower() == "and" and words[i + 1:i + 2] and words[i + 1].lower() in AUXILIARIES)),
                len(words))  # "is deterministic [and is driven by ...]": a second verb phrase
-    # the object ends at a comma too: "consider ... likelihood [objectives], including the presentation of ..."
-    cut = min(cut, next((i + 1 for i, w in enumerate(raw) if w.endswith((",", ";"))), cut))
-    if not cut:
+    # the object may end at a comma too: "consider ... likelihood [objectives], including the presentation of
+    # ..."; a name before an appositive, "[Choppy], an assumption-free [model]", is no contrast alone: both count
+    comma = next((i + 1 for i, w in enumerate(raw) if w.endswith((",", ";"))), cut)
+    if not cut or not comma:
         return False
-    turns_on = [words[cut - 1]]
-    if words[cut - 1].lower() in _BUILT_HEADS and cut < len(words) and words[cut].lower() in {"for", "to"}:
-        rest = words[cut + 1:]
-        end = next((i for i, w in enumerate(rest) if w.lower() in MODIFIER_STARTS), len(rest))
-        turns_on += rest[end - 1:end]  # "for pre-retrieval [QR]"
+    turns_on: list[str] = []
+    for end in dict.fromkeys((min(cut, comma), cut)):
+        turns_on.append(words[end - 1])
+        if words[end - 1].lower() in _BUILT_HEADS and end < len(words) and words[end].lower() in {"for", "to"}:
+            rest = words[end + 1:]
+            stop = next((i for i, w in enumerate(rest) if w.lower() in MODIFIER_STARTS), len(rest))
+            turns_on += rest[stop - 1:stop]  # "for pre-retrieval [QR]"
     turns_on += [spelled for w in turns_on if (spelled := expansion(w, draft))]
     # a paper names it in other words order too ("rewriting null e-commerce queries" for "query rewriting")
     return not any(fits_label(title, abstract, turns_on, slack=_CONTRAST_SLACK) for title, abstract in papers)

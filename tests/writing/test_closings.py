@@ -651,3 +651,8 @@ def test_a_contrast_turns_on_the_object_before_a_comma_and_on_the_words_said() -
     aspect = DraftAspect("action", "our work", action)
     said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=objective) for seed in range(30)}
     assert said and not any(t.startswith(("Unlike", "In contrast", "Where these")) for t in said), said
+    # a name before its appositive is no contrast alone: "Unlike these works, we propose Choppy" holds of any
+    # papers, "an assumption-free model" does not
+    retrieval = [("Retrieval models", "We study a probabilistic model of relevance.")]
+    assert not contrast_holds("propose Choppy, an assumption-free model", retrieval)
+    assert contrast_holds("propose Choppy, an assumption-free model", [("Query performance", "We predict it.")])
