@@ -231,6 +231,11 @@ _BUILT_HEADS = frozenset({"approach", "method", "framework", "model", "technique
                           "solution", "strategy", "way"})
 
 
+# heads that name the data a draft works on: a different dataset is no difference in kind
+_NO_CONTRAST_HEADS = frozenset({"dataset", "datasets", "data", "corpus", "corpora", "collection", "collections",
+                                "set", "sets", "sample", "samples", "number", "amount"})
+
+
 def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = "") -> bool:
     """Whether "Unlike these works, we <action>" holds: no paper (title, abstract) names the word the
     contrast turns on, the head of what the action acts on (the last word before its first
@@ -258,6 +263,8 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
             rest = words[end + 1:]
             stop = next((i for i, w in enumerate(rest) if w.lower() in MODIFIER_STARTS), len(rest))
             turns_on += rest[stop - 1:stop]  # "for pre-retrieval [QR]"
+    if any(w.lower() in _NO_CONTRAST_HEADS for w in turns_on):
+        return False  # "uses a dataset of 50 search sessions": the papers' studies had data too
     turns_on += [spelled for w in turns_on if (spelled := expansion(w, draft))]
     # a paper names it in other words order too ("rewriting null e-commerce queries" for "query rewriting")
     return not any(fits_label(title, abstract, turns_on, slack=_CONTRAST_SLACK) for title, abstract in papers)

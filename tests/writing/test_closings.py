@@ -656,3 +656,14 @@ def test_a_contrast_turns_on_the_object_before_a_comma_and_on_the_words_said() -
     retrieval = [("Retrieval models", "We study a probabilistic model of relevance.")]
     assert not contrast_holds("propose Choppy, an assumption-free model", retrieval)
     assert contrast_holds("propose Choppy, an assumption-free model", [("Query performance", "We predict it.")])
+
+
+def test_no_contrast_turns_on_the_data_a_draft_uses() -> None:
+    from relatex.writing.closings import contrast_holds
+
+    # "Unlike these works on eye tracking, our work uses a dataset of 50 search sessions" beside an
+    # eye-tracking study of searchers: the papers' studies had their data too
+    study = [("What do exploratory searchers look at in a faceted search interface?",
+              "This study examined how searchers interacted with a faceted library catalog, with eye tracking.")]
+    assert not contrast_holds("uses a dataset of 50 search sessions obtained in the social sciences domain", study)
+    assert contrast_holds("uses a structured output SVM", study)
