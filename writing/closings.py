@@ -17,7 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from relatex.analysis.claims.topic_claims import singular
+from relatex.analysis.claims.claim_words import stem as suffix_stem
+from relatex.analysis.claims.term_statistics import default_term_statistics
 from relatex.writing.agreement import MODALS, adverb, plural_action, singular_action
 from relatex.writing.aspect_compressions import compressions
 from relatex.writing.contributions import AUXILIARIES
@@ -159,16 +160,29 @@ def _said_as(template: str, text: str, term: str, named: set[str], holds: Callab
 
 
 def _named_stems(term: str) -> set[str]:
-    """The words naming the theme in a closing (``term``, by :func:`_tie_stems`), but for a head that only
-    says something was built ("translation [models]"): what an action must share for the draft to be said
-    to be within that line of work (a word of the papers' titles or abstracts says nothing of the line named)."""
-    return _tie_stems(term) - _tie_stems(" ".join(_BUILT_HEADS))
+    """What an action must share with the words naming the theme in a closing (``term``, by
+    :func:`_tie_stems`) for the draft to be said to be within that line of work: the term's head (the last
+    word that says more than that something was built: "translation [models]" is "translation") or a
+    word of it rare in the field ("[coreference] resolution"). A common modifier does not tie ("faceted
+    [search] interfaces" to "a dataset of 50 search sessions"), nor does a word of the papers' titles."""
+    built = {suffix_stem(h) for h in _BUILT_HEADS}
+    words = [w for w in _tie_words(term) if suffix_stem(w) not in built]
+    statistics = default_term_statistics()
+    rare = {suffix_stem(w) for w in words if statistics.df.get(suffix_stem(w), 0) < _RARE_DF * statistics.documents}
+    return rare | ({suffix_stem(words[-1])} if words else set())
+
+
+_RARE_DF = 0.02  # a word in fewer than 2% of the field's abstracts names a line of work by itself
+
+
+def _tie_words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]{4,}", text.lower()) if w not in _STEM_STOP]
 
 
 def _tie_stems(text: str) -> set[str]:
-    """The words of a text in the singular, cut to seven letters: "dependencies" is "dependency", but
-    "transferring" is not "transducers" (five letters would join them)."""
-    return {singular(w)[:7] for w in re.findall(r"[a-z][a-z\-]{3,}", text.lower()) if w not in _STEM_STOP}
+    """The words of a text by a suffix-stripping stem: "parser" is "parsing", but "transferring" is not
+    "transducers" (five letters would join them)."""
+    return {suffix_stem(w) for w in _tie_words(text)}
 
 
 def _circular(text: str, theme: ThemeOutline) -> bool:

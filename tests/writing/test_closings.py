@@ -595,6 +595,11 @@ def test_an_action_sharing_no_word_with_the_theme_named_is_not_said_to_be_within
     for theme, found in ((transducers, parsers), (translation, models)):
         said = {closing(theme, (found, 4.0), Style(random.Random(seed)), papers=titled) for seed in range(30)}
         assert said and not any("Within this line" in text for text in said), said
+    # nor by a common modifier of the term: "faceted search interfaces" for "a dataset of 50 search sessions"
+    facets = ThemeOutline(id=0, label="faceted search interfaces", terms=("faceted search interfaces",), keys=("a",))
+    sessions = DraftAspect("action", "our work", "uses a dataset of 50 search sessions")
+    said = {closing(facets, (sessions, 4.0), Style(random.Random(seed)), papers=titled) for seed in range(30)}
+    assert said and not any("Within this line" in text for text in said), said
     # an action naming the theme's own words may be said to be within it
     aspect = DraftAspect("action", "our work", "describes dense retrieval over the OntoNotes annotation")
     said = {closing(THEME, (aspect, 4.0), Style(random.Random(seed)), papers=in_title) for seed in range(30)}
