@@ -253,10 +253,11 @@ _NO_CONTRAST_HEADS = frozenset({"dataset", "datasets", "data", "corpus", "corpor
 def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = "") -> bool:
     """Whether "Unlike these works, we <action>" holds: no paper (title, abstract) names the word the
     contrast turns on, the head of what the action acts on (the last word before its first
-    preposition: "use a publicly available structured output [SVM]") or what the draft is said to be
-    ("is [deterministic]"). Where that head only says something was built ("a new approach"), no
-    paper may name the head of what it is for either ("for pre-retrieval [QR]"); an acronym counts
-    with its expansion in the ``draft``'s abstract ("query rewriting (QR)")."""
+    preposition: "use a publicly available structured output [SVM]"; before a comma too, both heads
+    counting) or what the draft is said to be ("is [deterministic]"). Where that head only says
+    something was built ("a new approach"), no paper may name the head of what it is for either ("for
+    pre-retrieval [QR]"); an acronym counts with its expansion in the ``draft``'s abstract ("query
+    rewriting (QR)"). A head naming the data the draft uses ("a [dataset] of ...") never holds."""
     raw = action.split()
     while raw and (raw[0].strip(",;:").lower() in MODALS or adverb(raw[0].strip(",;:"))):
         raw = raw[1:]
