@@ -285,6 +285,18 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
     return not any(fits_label(title, abstract, turns_on, slack=_CONTRAST_SLACK) for title, abstract in papers)
 
 
+# what a draft's abstract says it works by ("grouped into themes by community detection")
+_MEANS = re.compile(r"\b(?:by|using|uses|use|with|via|through|based on)\s+((?:[\w-]+\s+){0,3}[\w-]+)", re.IGNORECASE)
+
+
+def draft_uses(term: str, draft: str) -> bool:
+    """Whether the ``draft``'s abstract says it works by what the theme's ``term`` names (its head or a
+    rare word of it within four words after "by", "using", "with", ...): a draft that groups papers "by
+    community detection" is set against no "approaches to communities"."""
+    named = _named_stems(term)
+    return bool(named) and any(_tie_stems(found.group(1)) & named for found in _MEANS.finditer(draft))
+
+
 def expansion(acronym: str, text: str) -> str:
     """What ``text`` spells ``acronym`` out as, the words before it in parentheses whose initials
     (hyphenated parts each) are its letters ("query rewriting (QR)" for "QR"); "" where it does not."""
@@ -346,8 +358,9 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
         options = CLOSING_ACTION if score > 0 else _CONTRASTS
         if not _case_of(found.text, term):
             options = tuple(t for t in options if t != _IN_GENERAL)
-        if papers and not contrast_holds(found.text, papers, draft):
-            options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too
+        if papers and not contrast_holds(found.text, papers, draft) or draft_uses(term, draft):
+            options = tuple(t for t in CLOSING_ACTION if t not in _CONTRASTS)  # the papers do it too, or the draft
+            # works by them ("grouped into themes by community detection": no contrast to "approaches to communities")
         if not _tie_stems(found.text) & tied:  # "within this line of work on X" needs a word of X
             options = tuple(t for t in options if t != _WITHIN)
         template = pick(options)

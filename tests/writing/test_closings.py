@@ -672,3 +672,21 @@ def test_no_contrast_turns_on_the_data_a_draft_uses() -> None:
               "This study examined how searchers interacted with a faceted library catalog, with eye tracking.")]
     assert not contrast_holds("uses a dataset of 50 search sessions obtained in the social sciences domain", study)
     assert contrast_holds("uses a structured output SVM", study)
+
+
+def test_no_contrast_with_a_theme_the_draft_works_by() -> None:
+    from relatex.writing.closings import draft_uses
+
+    # make demo's draft groups its papers "by community detection": "In contrast to these approaches to
+    # communities, our system selects a diverse, central subset" set it against what it uses
+    draft = "We select a diverse, central subset. The selected papers are grouped into themes by community detection."
+    assert draft_uses("communities", draft) and not draft_uses("dense retrieval", draft)
+    communities = ThemeOutline(id=0, label="communities", terms=("communities",), keys=("a",))
+    papers = [("Fast unfolding of communities in large networks", "We detect communities in large networks.")]
+    aspect = DraftAspect("action", "our system", "selects a diverse, central subset")
+    said = {closing(communities, (aspect, 4.0), Style(random.Random(seed)), papers=papers, draft=draft)
+            for seed in range(30)}
+    assert said and not any(t.startswith(("Unlike", "In contrast", "Where these")) for t in said), said
+    said = {closing(communities, (aspect, 4.0), Style(random.Random(seed)), papers=papers, draft="We select.")
+            for seed in range(30)}
+    assert any(t.startswith(("Unlike", "In contrast")) for t in said), said
