@@ -286,7 +286,8 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
 
 
 # what a draft's abstract says it works by ("grouped into themes by community detection")
-_MEANS = re.compile(r"\b(?:by|using|uses|use|with|via|through|based on)\s+((?:[\w-]+\s+){0,3}[\w-]+)", re.IGNORECASE)
+_MEANS = re.compile(r"\b(?:by|using|uses|use|with|via|through|based on)\s+(?!\w+ing\b)((?:[\w-]+\s+){0,3}[\w-]+)",
+                    re.IGNORECASE)  # not "by [ensuring] that their alignments ...": a verb, not a means
 
 
 def draft_uses(term: str, draft: str) -> bool:

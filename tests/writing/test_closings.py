@@ -690,3 +690,5 @@ def test_no_contrast_with_a_theme_the_draft_works_by() -> None:
     said = {closing(communities, (aspect, 4.0), Style(random.Random(seed)), papers=papers, draft="We select.")
             for seed in range(30)}
     assert any(t.startswith(("Unlike", "In contrast")) for t in said), said
+    # "by ensuring that their alignments ...": a verb after "by", not a means of the draft's
+    assert not draft_uses("word alignment", "Methods gain guidance by ensuring that their alignments maintain cohesion.")
