@@ -14,7 +14,9 @@ import math
 import random
 import re
 from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import TypeVar
 
 from relatex.analysis.claims.claim_words import stem as suffix_stem
@@ -144,7 +146,7 @@ def assign_aspects(plan: WritingPlan, themes: Sequence[ThemeOutline], aspects: S
     return {t: pair for t, pair in _assigned(table, aspects, len(themes)).items() if pair[1] >= 0}
 
 
-def _said_as(template: str, text: str, term: str, named: set[str], holds: Callable[[str], bool]) -> str:
+def _said_as(template: str, text: str, term: str, named: AbstractSet[str], holds: Callable[[str], bool]) -> str:
     """The action template for the words a closing says (``text``, maybe compressed): where the contrast
     does not hold on them (``holds``), "Against this background"; where they lost what made the action a
     case of the theme, "Unlike" for "Where these works treat X in general" (the contrast holds either
@@ -159,17 +161,18 @@ def _said_as(template: str, text: str, term: str, named: set[str], holds: Callab
     return template
 
 
-def _named_stems(term: str) -> set[str]:
+@lru_cache(maxsize=1024)
+def _named_stems(term: str) -> frozenset[str]:
     """What an action must share with the words naming the theme in a closing (``term``, by
     :func:`_tie_stems`) for the draft to be said to be within that line of work: the term's head (the last
     word that says more than that something was built: "translation [models]" is "translation") or a
     word of it rare in the field ("[coreference] resolution"). A common modifier does not tie ("faceted
     [search] interfaces" to "a dataset of 50 search sessions"), nor does a word of the papers' titles."""
-    built = {suffix_stem(h) for h in _BUILT_HEADS}
-    words = [w for w in _tie_words(term) if suffix_stem(w) not in built]
+    stems = [suffix_stem(w) for w in _tie_words(term)]
+    stems = [s for s in stems if s not in _BUILT_STEMS]
     statistics = default_term_statistics()
-    rare = {suffix_stem(w) for w in words if statistics.df.get(suffix_stem(w), 0) < _RARE_DF * statistics.documents}
-    return rare | ({suffix_stem(words[-1])} if words else set())
+    rare = {s for s in stems if statistics.df.get(s, 0) < _RARE_DF * statistics.documents}
+    return frozenset(rare | set(stems[-1:]))
 
 
 _RARE_DF = 0.02  # a word in fewer than 2% of the field's abstracts names a line of work by itself
@@ -243,6 +246,7 @@ def _case_of(action: str, term: str) -> bool:
 # turns on what it is for as well
 _BUILT_HEADS = frozenset({"approach", "method", "framework", "model", "technique", "system", "algorithm",
                           "solution", "strategy", "way"})
+_BUILT_STEMS = frozenset(suffix_stem(h) for h in _BUILT_HEADS)
 
 
 # heads that name the data a draft works on: a different dataset is no difference in kind
@@ -269,7 +273,7 @@ def contrast_holds(action: str, papers: Sequence[tuple[str, str]], draft: str = 
     # the object may end at a comma too: "consider ... likelihood [objectives], including the presentation of
     # ..."; a name before an appositive, "[Choppy], an assumption-free [model]", is no contrast alone: both count
     comma = next((i + 1 for i, w in enumerate(raw) if w.endswith((",", ";"))), cut)
-    if not cut or not comma:
+    if not cut:
         return False
     turns_on: list[str] = []
     for end in dict.fromkeys((min(cut, comma), cut)):
@@ -294,8 +298,13 @@ def draft_uses(term: str, draft: str) -> bool:
     """Whether the ``draft``'s abstract says it works by what the theme's ``term`` names (its head or a
     rare word of it within four words after "by", "using", "with", ...): a draft that groups papers "by
     community detection" is set against no "approaches to communities"."""
-    named = _named_stems(term)
-    return bool(named) and any(_tie_stems(found.group(1)) & named for found in _MEANS.finditer(draft))
+    return bool(_named_stems(term) & _means_stems(draft))
+
+
+@lru_cache(maxsize=64)
+def _means_stems(draft: str) -> frozenset[str]:
+    """The stems of what the draft's abstract says it works by (read once per draft, not per closing)."""
+    return frozenset(stem for found in _MEANS.finditer(draft) for stem in _tie_stems(found.group(1)))
 
 
 def expansion(acronym: str, text: str) -> str:
@@ -354,7 +363,7 @@ def closing(theme: ThemeOutline, aspect: tuple[DraftAspect, float] | None, style
     if found.kind != "action" and score < 1 and (titled := generic()):
         return titled  # a clause sharing next to nothing with the theme is no step the theme informs
     options: Sequence[str]
-    tied = _named_stems(term) if found.kind == "action" else set()
+    tied: AbstractSet[str] = _named_stems(term) if found.kind == "action" else frozenset()
     if found.kind == "action":
         options = CLOSING_ACTION if score > 0 else _CONTRASTS
         if not _case_of(found.text, term):
